@@ -1,0 +1,57 @@
+#include "apps/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <stdexcept>
+
+#include "apps/commands.hpp"
+#include "env/workload.hpp"
+
+namespace memplace::cli {
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{
+      "memplace: reinforcement-learning environments and agents for tensor memory placement on "
+      "ML accelerators (weights and activations of every layer to SRAM / LLC / DRAM)."};
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  const Streams io{out, err};
+  add_list_command(app, io);
+  add_info_command(app, io);
+  add_evaluate_command(app, io);
+  add_references_command(app, io);
+  add_import_command(app, io);
+
+  // CLI11 wants argv order reversed when given a vector.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+    return kExitOk;
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    // Help for a subcommand arrives as CallForHelp from that subcommand's parse.
+    if (e.get_exit_code() == 0) {
+      out << app.help();
+      return kExitOk;
+    }
+    err << "memplace: " << e.what() << "\n";
+    err << "Run 'memplace --help' for usage.\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    err << "memplace: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    err << "memplace: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "memplace: error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace memplace::cli

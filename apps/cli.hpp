@@ -1,0 +1,18 @@
+// The `memplace` command line, as a function so tests can run it in-process.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memplace::cli {
+
+// Exit codes of every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;   // a run failed, or a replayed result did not match
+inline constexpr int kExitBadInput = 2;  // a bad file, option or argument (one-line message)
+
+// Runs `memplace <args...>` (args excludes the program name); never throws.
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace memplace::cli

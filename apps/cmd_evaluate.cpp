@@ -1,0 +1,125 @@
+// memplace evaluate WORKLOAD MAPPING.yaml: check and score a mapping file, and re-check the
+// result recorded in it (a replayable result, as CompilerGym's validate does).
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "apps/commands.hpp"
+#include "apps/loading.hpp"
+#include "apps/text_table.hpp"
+#include "env/mapping_io.hpp"
+#include "env/references.hpp"
+#include "env/yaml_input.hpp"
+
+namespace memplace::cli {
+
+namespace {
+
+struct EvaluateOptions {
+  std::string workload;
+  std::string mapping_path;
+  std::string memory_time;
+  bool json = false;
+  bool per_layer = false;
+};
+
+void run_evaluate(const EvaluateOptions& o, Streams io) {
+  const std::string text = YamlInput::read_file(o.mapping_path);
+  const MappingHeader header = read_mapping_header(text, o.mapping_path);
+  SimulatorSpec spec;
+  spec.memory_time = o.memory_time;
+  Hardware hardware;
+  try {
+    hardware = load_hardware(header.hardware);
+  } catch (const InputError& e) {
+    throw InputError(input_error_message(o.mapping_path, header.hardware_line, "hardware", e.what()));
+  }
+  const Simulator sim = spec.build(load_workload(o.workload), std::move(hardware));
+  const MappingFile file = parse_mapping(text, o.mapping_path, sim);
+  const Evaluation eval = sim.evaluate(file.mapping);
+  const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;
+  const double gain = speedup(compiler, eval.latency_fs);
+  const bool replay_ok = !file.recorded || (file.recorded->latency_fs == eval.latency_fs &&
+                                            file.recorded->valid == eval.valid);
+  const Hardware& hw = sim.hardware();
+
+  if (o.json) {
+    nlohmann::json doc = {{"workload", sim.workload().name()},
+                          {"hardware", hw.name},
+                          {"valid", eval.valid},
+                          {"latency_fs", eval.latency_fs},
+                          {"latency_us", to_microseconds(eval.latency_fs)},
+                          {"compiler_latency_fs", compiler},
+                          {"speedup", gain},
+                          {"overflow_bytes", eval.total_overflow_bytes()}};
+    for (std::size_t m = 0; m < hw.num_memories(); ++m) {
+      doc["memories"].push_back({{"name", hw.memories[m].name},
+                                 {"capacity_bytes", hw.memories[m].capacity_bytes},
+                                 {"peak_bytes", eval.peak_bytes[m]},
+                                 {"overflow_bytes", eval.overflow_bytes[m]}});
+    }
+    if (file.recorded) doc["recorded_result_matches"] = replay_ok;
+    if (o.per_layer) {
+      for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+        doc["layers"].push_back({{"name", sim.workload().layer(l).name},
+                                 {"latency_fs", eval.layer_fs[l]}});
+      }
+    }
+    io.out << doc.dump(2) << "\n";
+  } else {
+    io.out << o.mapping_path << ": " << (eval.valid ? "valid" : "INVALID") << ", latency "
+           << format_fixed(to_microseconds(eval.latency_fs), 3) << " us, speedup over compiler "
+           << format_fixed(gain, 4) << "\n\n";
+    TextTable table({"memory", "capacity", "peak use", "overflow"});
+    for (std::size_t m = 0; m < hw.num_memories(); ++m) {
+      table.add_row({hw.memories[m].name,
+                     format_bytes(static_cast<double>(hw.memories[m].capacity_bytes)),
+                     format_bytes(static_cast<double>(eval.peak_bytes[m])),
+                     format_bytes(static_cast<double>(eval.overflow_bytes[m]))});
+    }
+    table.print(io.out);
+    if (o.per_layer) {
+      io.out << "\n";
+      TextTable layers({"layer", "weight", "activation", "time (us)"});
+      for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+        layers.add_row({sim.workload().layer(l).name,
+                        hw.memories[file.mapping[tensor_id(l, TensorKind::weight)]].name,
+                        hw.memories[file.mapping[tensor_id(l, TensorKind::activation)]].name,
+                        format_fixed(to_microseconds(eval.layer_fs[l]), 3)});
+      }
+      layers.print(io.out);
+    }
+    if (file.recorded) {
+      io.out << "\nrecorded result: " << (replay_ok ? "reproduced exactly" : "DOES NOT MATCH")
+             << "\n";
+    }
+  }
+  if (!replay_ok) {
+    throw std::runtime_error(o.mapping_path + ": recorded result (latency_fs " +
+                             std::to_string(file.recorded->latency_fs) + ", valid " +
+                             (file.recorded->valid ? "true" : "false") +
+                             ") does not match the simulator (latency_fs " +
+                             std::to_string(eval.latency_fs) + ", valid " +
+                             (eval.valid ? "true" : "false") + ")");
+  }
+}
+
+}  // namespace
+
+void add_evaluate_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand(
+      "evaluate", "Check and score a mapping file (and re-check the result recorded in it)");
+  auto options = std::make_shared<EvaluateOptions>();
+  cmd->add_option("workload", options->workload, "A shipped workload name or a workload YAML file")
+      ->required();
+  cmd->add_option("mapping", options->mapping_path,
+                  "Mapping YAML file (names its workload and hardware)")
+      ->required();
+  cmd->add_option("--memory-time", options->memory_time,
+                  "Override the hardware's memory-time rule: max or sum")
+      ->check(CLI::IsMember({"max", "sum"}));
+  cmd->add_flag("--json", options->json, "Print JSON");
+  cmd->add_flag("--layers", options->per_layer, "Also print each layer's memories and time");
+  cmd->callback([io, options] { run_evaluate(*options, io); });
+}
+
+}  // namespace memplace::cli

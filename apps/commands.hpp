@@ -1,0 +1,20 @@
+// The subcommands of `memplace`. Each registers itself on the app; its callback writes to `out`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+namespace memplace::cli {
+
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+void add_list_command(CLI::App& app, Streams io);
+void add_info_command(CLI::App& app, Streams io);
+void add_evaluate_command(CLI::App& app, Streams io);
+void add_references_command(CLI::App& app, Streams io);
+void add_import_command(CLI::App& app, Streams io);
+
+}  // namespace memplace::cli

@@ -1,0 +1,62 @@
+#include "apps/text_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace memplace::cli {
+
+namespace {
+
+bool looks_numeric(const std::string& cell) {
+  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) ||
+                           (cell.size() > 1 && cell[0] == '-' &&
+                            std::isdigit(static_cast<unsigned char>(cell[1]))));
+}
+
+}  // namespace
+
+void TextTable::print(std::ostream& out) const {
+  std::size_t columns = 0;
+  for (const auto& row : rows_) columns = std::max(columns, row.size());
+  std::vector<std::size_t> width(columns, 0);
+  for (const auto& row : rows_) {
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& row) {
+    out << '|';
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::string cell = c < row.size() ? row[c] : "";
+      const std::string pad(width[c] - cell.size(), ' ');
+      out << ' ' << (looks_numeric(cell) ? pad + cell : cell + pad) << " |";
+    }
+    out << '\n';
+  };
+  print_row(rows_.front());
+  out << '|';
+  for (std::size_t c = 0; c < columns; ++c) out << std::string(width[c] + 2, '-') << '|';
+  out << '\n';
+  for (std::size_t r = 1; r < rows_.size(); ++r) print_row(rows_[r]);
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string format_count(double value) {
+  const char* units[] = {"", " k", " M", " G", " T"};
+  int u = 0;
+  while (value >= 1000 && u < 4) value /= 1000, ++u;
+  return u == 0 ? format_fixed(value, 0) : format_fixed(value, 2) + units[u];
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {" B", " KiB", " MiB", " GiB", " TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
+  return u == 0 ? format_fixed(bytes, 0) + units[0] : format_fixed(bytes, 2) + units[u];
+}
+
+}  // namespace memplace::cli

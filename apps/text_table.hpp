@@ -1,0 +1,26 @@
+// A plain-text table for terminal output: columns sized to their widest cell, numbers right-aligned.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memplace::cli {
+
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header) : rows_{std::move(header)} {}
+  void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  // Markdown-compatible pipes, so the output pastes straight into a README.
+  void print(std::ostream& out) const;
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string format_fixed(double value, int decimals);
+// 1234567 -> "1.23 M"; bytes use binary prefixes: 4194304 -> "4.00 MiB".
+std::string format_count(double value);
+std::string format_bytes(double bytes);
+
+}  // namespace memplace::cli

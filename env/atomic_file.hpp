@@ -1,0 +1,13 @@
+// Atomic file writes: readers see the old file or the new one, never a half-written one.
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+namespace memplace {
+
+// Writes `content` to a temporary file beside `path`, flushes it to disk and renames it over
+// `path`. Throws std::runtime_error (naming the path) on any failure; the temporary is removed.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace memplace

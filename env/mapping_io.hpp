@@ -1,0 +1,55 @@
+// Mapping files: a mapping that names its workload and hardware, replayable with
+// `memplace evaluate` (and re-checked against the result recorded in it, CompilerGym-style).
+//
+//   workload: resnet50
+//   hardware: nnpi
+//   result: {latency_fs: 812345678901, valid: true}   # optional; re-checked on evaluate
+//   layers:
+//     - {layer: conv1, weight: SRAM, activation: LLC}
+//     - ...
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "env/mapping.hpp"
+#include "env/simulator.hpp"
+
+namespace memplace {
+
+struct RecordedResult {
+  TimeFs latency_fs = 0;
+  bool valid = false;
+};
+
+struct MappingHeader {
+  std::string workload;  // a workload name or path
+  std::string hardware;  // a hardware name or path
+  int hardware_line = 0;  // where the hardware is named, for error messages
+};
+
+// Reads only the names of the workload and hardware a mapping file refers to.
+MappingHeader read_mapping_header(std::string_view text, std::string_view origin);
+
+struct MappingFile {
+  MappingHeader header;
+  Mapping mapping;
+  std::optional<RecordedResult> recorded;
+};
+
+// Parses a mapping for this simulator's workload and hardware: the file must name the same
+// workload, list every layer once in schedule order, and use the hardware's memory names.
+// Throws InputError with file, line and field.
+MappingFile parse_mapping(std::string_view text, std::string_view origin, const Simulator& sim);
+MappingFile load_mapping(const std::filesystem::path& path, const Simulator& sim);
+
+std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> mapping,
+                            const std::optional<RecordedResult>& recorded = std::nullopt);
+// Writes atomically.
+void save_mapping(const std::filesystem::path& path, const Simulator& sim,
+                  std::span<const MemoryIndex> mapping,
+                  const std::optional<RecordedResult>& recorded = std::nullopt);
+
+}  // namespace memplace

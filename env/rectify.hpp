@@ -1,0 +1,20 @@
+// Rectification: turning an invalid mapping into a valid one, as a compiler would.
+#pragma once
+
+#include "env/mapping.hpp"
+#include "env/simulator.hpp"
+
+namespace memplace {
+
+struct Rectified {
+  Mapping mapping;
+  int demotions = 0;   // tensors moved one memory slower
+  bool valid = false;  // false only if the slowest memory itself overflows
+};
+
+// While some memory overflows, take the fastest overflowing one and demote, to the next slower
+// memory, the tensor occupying it at its peak step (any of its weights, or an activation live at
+// that step) whose demotion costs the least latency per byte. Deterministic (ties: lower tensor).
+Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping);
+
+}  // namespace memplace

@@ -1,0 +1,215 @@
+#include "env/simulator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace memplace {
+
+std::int64_t Evaluation::total_overflow_bytes() const {
+  std::int64_t total = 0;
+  for (std::int64_t o : overflow_bytes) total += o;
+  return total;
+}
+
+Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions options)
+    : workload_(std::move(workload)),
+      hardware_(std::move(hardware)),
+      combine_(options.memory_time.value_or(hardware_.memory_time)),
+      num_layers_(workload_.size()),
+      num_memories_(hardware_.num_memories()) {
+  hardware_.validate(hardware_.name);
+  const std::size_t n = num_layers_;
+  const std::size_t m_count = num_memories_;
+  const std::span<const Layer> layers = workload_.layers();
+
+  overhead_fs_ = static_cast<TimeFs>(std::ceil(hardware_.layer_overhead_s * kFsPerSecond));
+  for (const Memory& mem : hardware_.memories) capacity_.push_back(mem.capacity_bytes);
+
+  tensor_bytes_.resize(2 * n);
+  last_use_.resize(n);
+  compute_fs_.resize(n);
+  weight_fs_.resize(n * m_count);
+  output_fs_.resize(n * m_count);
+  external_fs_.resize(n);
+  for (std::size_t l = 0; l < n; ++l) {
+    const Layer& layer = layers[l];
+    tensor_bytes_[tensor_id(l, TensorKind::weight)] = layer.weight_bytes;
+    tensor_bytes_[tensor_id(l, TensorKind::activation)] = layer.output_bytes;
+    last_use_[l] = workload_.last_use(l);
+    compute_fs_[l] = duration_fs(layer.macs, hardware_.mac_rate()) +
+                     duration_fs(layer.vector_ops, hardware_.vector_ops_per_s);
+    external_fs_[l] = duration_fs(layer.external_input_bytes,
+                                  hardware_.memories.back().bandwidth_bytes_per_s);
+    for (std::size_t m = 0; m < m_count; ++m) {
+      const double bw = hardware_.memories[m].bandwidth_bytes_per_s;
+      weight_fs_[l * m_count + m] = duration_fs(layer.weight_traffic_bytes, bw);
+      output_fs_[l * m_count + m] = duration_fs(layer.output_bytes, bw);
+    }
+  }
+
+  // Merge parallel edges (a layer reading the same producer twice) into one dependency, so that
+  // moving a producer's output touches each consumer once.
+  in_offsets_.assign(n + 1, 0);
+  std::vector<std::map<std::size_t, std::int64_t>> merged(n);  // consumer -> producer -> bytes
+  for (std::size_t l = 0; l < n; ++l) {
+    for (const InputEdge& e : layers[l].inputs) merged[l][e.producer] += e.bytes;
+  }
+  for (std::size_t l = 0; l < n; ++l) {
+    for (const auto& [producer, bytes] : merged[l]) {
+      const std::size_t index = in_.size();
+      in_.push_back(Dependency{producer, index});
+      for (std::size_t m = 0; m < m_count; ++m) {
+        read_fs_.push_back(duration_fs(bytes, hardware_.memories[m].bandwidth_bytes_per_s));
+      }
+    }
+    in_offsets_[l + 1] = in_.size();
+  }
+  out_offsets_.assign(n + 1, 0);
+  for (const Dependency& d : in_) ++out_offsets_[d.layer + 1];
+  for (std::size_t l = 0; l < n; ++l) out_offsets_[l + 1] += out_offsets_[l];
+  out_.resize(in_.size());
+  std::vector<std::size_t> fill(out_offsets_.begin(), out_offsets_.end() - 1);
+  for (std::size_t consumer = 0; consumer < n; ++consumer) {
+    for (const Dependency& d : in_edges(consumer)) {
+      out_[fill[d.layer]++] = Dependency{consumer, d.index};
+    }
+  }
+
+  // Which outputs die after each step, for the one-pass live-bytes sweep of evaluate().
+  dying_offsets_.assign(n + 1, 0);
+  for (std::size_t l = 0; l < n; ++l) ++dying_offsets_[last_use_[l] + 1];
+  for (std::size_t s = 0; s < n; ++s) dying_offsets_[s + 1] += dying_offsets_[s];
+  dying_.resize(n);
+  fill.assign(dying_offsets_.begin(), dying_offsets_.end() - 1);
+  for (std::size_t l = 0; l < n; ++l) dying_[fill[last_use_[l]]++] = l;
+}
+
+std::size_t Simulator::live_first(std::size_t tensor) const {
+  return tensor_kind(tensor) == TensorKind::weight ? 0 : tensor_layer(tensor);
+}
+
+std::size_t Simulator::live_last(std::size_t tensor) const {
+  return tensor_kind(tensor) == TensorKind::weight ? num_layers_ - 1
+                                                   : last_use_[tensor_layer(tensor)];
+}
+
+std::span<const Simulator::Dependency> Simulator::in_edges(std::size_t layer) const {
+  return std::span<const Dependency>(in_).subspan(in_offsets_[layer],
+                                                  in_offsets_[layer + 1] - in_offsets_[layer]);
+}
+
+std::span<const Simulator::Dependency> Simulator::out_edges(std::size_t layer) const {
+  return std::span<const Dependency>(out_).subspan(out_offsets_[layer],
+                                                   out_offsets_[layer + 1] - out_offsets_[layer]);
+}
+
+void Simulator::check_mapping(std::span<const MemoryIndex> mapping) const {
+  if (mapping.size() != num_tensors()) {
+    throw std::invalid_argument("mapping has " + std::to_string(mapping.size()) +
+                                " entries; workload '" + workload_.name() + "' needs " +
+                                std::to_string(num_tensors()) + " (2 per layer: weight, activation)");
+  }
+  MemoryIndex worst = 0;
+  for (MemoryIndex m : mapping) worst = std::max(worst, m);
+  if (worst < num_memories_) return;
+  for (std::size_t t = 0; t < mapping.size(); ++t) {
+    if (mapping[t] >= num_memories_) {
+      throw std::invalid_argument(
+          "mapping entry " + std::to_string(t) + " (" +
+          (tensor_kind(t) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
+          workload_.layer(tensor_layer(t)).name + "') is memory " + std::to_string(mapping[t]) +
+          "; hardware '" + hardware_.name + "' has memories 0.." +
+          std::to_string(num_memories_ - 1));
+    }
+  }
+}
+
+Evaluation Simulator::evaluate(std::span<const MemoryIndex> mapping) const {
+  Evaluation out;
+  evaluate(mapping, out);
+  return out;
+}
+
+// One pass over the layers computes every t(l) and, with a sweep of live activation bytes in
+// schedule order, the peak use of each memory. M is a template parameter so the per-memory loops
+// unroll.
+template <std::size_t M, MemoryTimeCombine C>
+void Simulator::evaluate_kernel(std::span<const MemoryIndex> mapping, Evaluation& out) const {
+  const std::size_t n = num_layers_;
+  std::array<std::int64_t, M> pinned{};
+  std::array<std::int64_t, M> live{};
+  std::array<std::int64_t, M> peak{};
+  std::array<std::size_t, M> peak_step{};
+  TimeFs total = 0;
+  const std::int64_t* bytes = tensor_bytes_.data();
+  for (std::size_t l = 0; l < n; ++l) {
+    const MemoryIndex w = mapping[2 * l];
+    const MemoryIndex o = mapping[2 * l + 1];
+    std::array<TimeFs, M> acc{};
+    acc[M - 1] += external_fs_[l];
+    acc[w] += weight_fs_[l * M + w];
+    acc[o] += output_fs_[l * M + o];
+    for (std::size_t e = in_offsets_[l]; e < in_offsets_[l + 1]; ++e) {
+      const MemoryIndex p = mapping[2 * in_[e].layer + 1];
+      acc[p] += read_fs_[e * M + p];
+    }
+    TimeFs mem = 0;
+    for (std::size_t m = 0; m < M; ++m) {
+      mem = C == MemoryTimeCombine::max ? std::max(mem, acc[m]) : mem + acc[m];
+    }
+    const TimeFs t = std::max(compute_fs_[l], mem) + overhead_fs_;
+    out.layer_fs[l] = t;
+    total += t;
+
+    pinned[w] += bytes[2 * l];
+    live[o] += bytes[2 * l + 1];
+    if (live[o] > peak[o]) {
+      peak[o] = live[o];
+      peak_step[o] = l;
+    }
+    for (std::size_t d = dying_offsets_[l]; d < dying_offsets_[l + 1]; ++d) {
+      const std::size_t p = dying_[d];
+      live[mapping[2 * p + 1]] -= bytes[2 * p + 1];
+    }
+  }
+  out.latency_fs = total;
+  out.valid = true;
+  for (std::size_t m = 0; m < M; ++m) {
+    out.peak_bytes[m] = pinned[m] + peak[m];
+    out.peak_step[m] = peak_step[m];
+    out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - capacity_[m]);
+    out.valid = out.valid && out.overflow_bytes[m] == 0;
+  }
+}
+
+void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
+  check_mapping(mapping);
+  out.layer_fs.resize(num_layers_);
+  out.peak_bytes.resize(num_memories_);
+  out.overflow_bytes.resize(num_memories_);
+  out.peak_step.resize(num_memories_);
+  const bool use_max = combine_ == MemoryTimeCombine::max;
+  switch (num_memories_) {
+#define MEMPLACE_KERNEL_CASE(M)                                                   \
+  case M:                                                                         \
+    return use_max ? evaluate_kernel<M, MemoryTimeCombine::max>(mapping, out)     \
+                   : evaluate_kernel<M, MemoryTimeCombine::sum>(mapping, out);
+    MEMPLACE_KERNEL_CASE(1)
+    MEMPLACE_KERNEL_CASE(2)
+    MEMPLACE_KERNEL_CASE(3)
+    MEMPLACE_KERNEL_CASE(4)
+    MEMPLACE_KERNEL_CASE(5)
+    MEMPLACE_KERNEL_CASE(6)
+    MEMPLACE_KERNEL_CASE(7)
+    MEMPLACE_KERNEL_CASE(8)
+#undef MEMPLACE_KERNEL_CASE
+    default:
+      throw std::logic_error("unsupported number of memories");
+  }
+}
+
+}  // namespace memplace

@@ -1,0 +1,130 @@
+// The cost model (DESIGN.md §3, docs/cost-model.md): latency and validity of a mapping.
+//
+// For layer l and memory M, bytes(l, M) = weight traffic of l if its weight is in M + output bytes
+// of l if its output is in M + bytes of each input whose producer put its output in M (+ graph
+// inputs, which live in the slowest memory). T_mem(l) combines bytes(l, M) / bandwidth(M) over
+// memories by max (separate ports) or sum; t(l) = max(T_comp(l), T_mem(l)) + overhead; latency is
+// the sum over layers. A mapping is valid when, in every memory, the pinned weights plus the
+// activations live at any schedule step fit the capacity.
+//
+// The Simulator compiles a workload and a hardware model into flat arrays of per-tensor transfer
+// times (integer femtoseconds), so an evaluation is a few passes over contiguous memory.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "env/hardware.hpp"
+#include "env/mapping.hpp"
+#include "env/time.hpp"
+#include "env/workload.hpp"
+
+namespace memplace {
+
+struct SimulatorOptions {
+  // Overrides the hardware model's memory_time when set.
+  std::optional<MemoryTimeCombine> memory_time;
+};
+
+// The result of a full evaluation. A value type; reuse one object across calls to avoid
+// allocating (Simulator::evaluate(mapping, out)).
+struct Evaluation {
+  TimeFs latency_fs = 0;
+  bool valid = false;
+  std::vector<std::int64_t> peak_bytes;      // per memory: pinned weights + peak live activations
+  std::vector<std::int64_t> overflow_bytes;  // per memory: max(0, peak - capacity)
+  std::vector<std::size_t> peak_step;        // per memory: first step where activations peak
+  std::vector<TimeFs> layer_fs;              // per layer: t(l)
+
+  double latency_s() const { return to_seconds(latency_fs); }
+  std::int64_t total_overflow_bytes() const;
+};
+
+class Simulator {
+ public:
+  Simulator(Workload workload, Hardware hardware, SimulatorOptions options = {});
+
+  const Workload& workload() const { return workload_; }
+  const Hardware& hardware() const { return hardware_; }
+  MemoryTimeCombine memory_time() const { return combine_; }
+  std::size_t num_layers() const { return num_layers_; }
+  std::size_t num_tensors() const { return 2 * num_layers_; }
+  std::size_t num_memories() const { return num_memories_; }
+  MemoryIndex slowest() const { return static_cast<MemoryIndex>(num_memories_ - 1); }
+
+  Evaluation evaluate(std::span<const MemoryIndex> mapping) const;
+  void evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const;
+
+  // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
+  void check_mapping(std::span<const MemoryIndex> mapping) const;
+
+  // --- The compiled model, for evaluators and agents. Tensor ids as in env/mapping.hpp. ---
+  std::int64_t capacity(std::size_t m) const { return capacity_[m]; }
+  std::int64_t tensor_bytes(std::size_t tensor) const { return tensor_bytes_[tensor]; }
+  // Schedule steps over which a tensor occupies memory (inclusive); weights: the whole schedule.
+  std::size_t live_first(std::size_t tensor) const;
+  std::size_t live_last(std::size_t tensor) const;
+  TimeFs compute_fs(std::size_t layer) const { return compute_fs_[layer]; }
+  TimeFs overhead_fs() const { return overhead_fs_; }
+  // Time for layer l to move its own weight / output / graph-input bytes to or from memory m.
+  TimeFs weight_fs(std::size_t layer, std::size_t m) const {
+    return weight_fs_[layer * num_memories_ + m];
+  }
+  TimeFs output_fs(std::size_t layer, std::size_t m) const {
+    return output_fs_[layer * num_memories_ + m];
+  }
+  TimeFs external_fs(std::size_t layer) const { return external_fs_[layer]; }
+
+  // Data dependencies with parallel edges merged: one entry per (producer, consumer) pair, with
+  // the time the consumer spends reading the producer's output from each memory.
+  struct Dependency {
+    std::size_t layer;  // the producer (for in_edges) or the consumer (for out_edges)
+    std::size_t index;  // index into read_fs
+  };
+  std::span<const Dependency> in_edges(std::size_t layer) const;
+  std::span<const Dependency> out_edges(std::size_t layer) const;
+  TimeFs read_fs(std::size_t dependency, std::size_t m) const {
+    return read_fs_[dependency * num_memories_ + m];
+  }
+
+  // t(l) given the per-memory transfer times of the layer (acc has num_memories() entries).
+  TimeFs layer_time(std::size_t layer, const TimeFs* acc) const {
+    TimeFs mem = 0;
+    if (combine_ == MemoryTimeCombine::max) {
+      for (std::size_t m = 0; m < num_memories_; ++m) mem = std::max(mem, acc[m]);
+    } else {
+      for (std::size_t m = 0; m < num_memories_; ++m) mem += acc[m];
+    }
+    return std::max(compute_fs_[layer], mem) + overhead_fs_;
+  }
+
+ private:
+  template <std::size_t M, MemoryTimeCombine C>
+  void evaluate_kernel(std::span<const MemoryIndex> mapping, Evaluation& out) const;
+
+  Workload workload_;
+  Hardware hardware_;
+  MemoryTimeCombine combine_;
+  std::size_t num_layers_;
+  std::size_t num_memories_;
+  TimeFs overhead_fs_;
+  std::vector<std::int64_t> capacity_;
+  std::vector<std::int64_t> tensor_bytes_;  // per tensor: footprint
+  std::vector<std::size_t> last_use_;       // per layer
+  std::vector<TimeFs> compute_fs_;          // per layer
+  std::vector<TimeFs> weight_fs_;           // per layer x memory
+  std::vector<TimeFs> output_fs_;           // per layer x memory
+  std::vector<TimeFs> external_fs_;         // per layer (from the slowest memory)
+  std::vector<std::size_t> in_offsets_;     // CSR by consumer over in_
+  std::vector<Dependency> in_;
+  std::vector<std::size_t> out_offsets_;    // CSR by producer over out_
+  std::vector<Dependency> out_;
+  std::vector<TimeFs> read_fs_;             // per dependency x memory
+  std::vector<std::size_t> dying_offsets_;  // CSR by step over dying_
+  std::vector<std::size_t> dying_;          // layers whose output is last used at that step
+};
+
+}  // namespace memplace

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# End-to-end exit codes of the real `memplace` binary (messages are checked in test_cli.cpp).
+# Usage: cli_exit_codes.sh path/to/memplace   (run from the repository root)
+set -u
+memplace=$1
+failures=0
+expect() {
+  local want=$1
+  shift
+  "$memplace" "$@" > /dev/null 2> /tmp/memplace_cli_err.$$
+  local got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL: memplace $* exited $got, expected $want: $(cat /tmp/memplace_cli_err.$$)"
+    failures=$((failures + 1))
+  fi
+}
+expect 0 list
+expect 0 info tests/data/good/chain.yaml
+expect 0 evaluate tests/data/good/chain.yaml tests/data/good/chain-mapping.yaml
+expect 2 info tests/data/bad/binary-garbage.yaml
+expect 2 info tests/data/bad/cycle.yaml
+expect 2 evaluate tests/data/good/chain.yaml tests/data/bad/map-wrong-length.yaml
+expect 2 no-such-command
+expect 2 info /nonexistent/path.yaml
+rm -f /tmp/memplace_cli_err.$$
+[ "$failures" -eq 0 ] && echo "cli exit codes: all as expected"
+exit "$failures"

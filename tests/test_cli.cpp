@@ -1,0 +1,137 @@
+// The command line, in-process: good paths print what they should, and every file of the
+// bad-input corpus (tests/data/bad/EXPECTED.txt) gives exit code 2 and a one-line message.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "apps/cli.hpp"
+
+namespace memplace {
+namespace {
+
+const std::string kData = MEMPLACE_SOURCE_DIR "/tests/data";
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run run(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = cli::run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
+    s.replace(p, from.size(), to);
+  }
+}
+
+TEST_CASE("every file of the bad-input corpus exits 2 with its message") {
+  std::ifstream manifest(kData + "/bad/EXPECTED.txt");
+  REQUIRE(manifest.good());
+  std::set<std::string> covered;
+  std::string line;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto bar1 = line.find('|');
+    const auto bar2 = line.find('|', bar1 + 1);
+    REQUIRE(bar2 != std::string::npos);
+    const std::string file = trim(line.substr(0, bar1));
+    std::string args = trim(line.substr(bar1 + 1, bar2 - bar1 - 1));
+    const std::string expected = trim(line.substr(bar2 + 1));
+    replace_all(args, "{file}", kData + "/bad/" + file);
+    replace_all(args, "{good}", kData + "/good");
+    CAPTURE(file);
+    const Run r = run(split_words(args));
+    CHECK(r.code == cli::kExitBadInput);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+    covered.insert(file);
+  }
+  CHECK(covered.size() >= 15);
+  for (const auto& entry : std::filesystem::directory_iterator(kData + "/bad")) {
+    const std::string name = entry.path().filename().string();
+    if (name != "EXPECTED.txt") CHECK_MESSAGE(covered.count(name) == 1, name << " is not in EXPECTED.txt");
+  }
+}
+
+TEST_CASE("bad arguments exit 2") {
+  CHECK(run({}).code == cli::kExitBadInput);
+  CHECK(run({"frobnicate"}).code == cli::kExitBadInput);
+  CHECK(run({"info", "--memory-time", "avg"}).code == cli::kExitBadInput);
+  CHECK(run({"evaluate", "resnet50"}).code == cli::kExitBadInput);
+  const Run missing = run({"info", "no-such-workload"});
+  CHECK(missing.code == cli::kExitBadInput);
+  CHECK(missing.err.find("no-such-workload: no such workload file") != std::string::npos);
+  CHECK(run({"--help"}).code == cli::kExitOk);
+  CHECK(run({"info", "--help"}).out.find("--memory-time") != std::string::npos);
+}
+
+TEST_CASE("evaluate scores a mapping and re-checks a recorded result") {
+  const std::string chain = kData + "/good/chain.yaml";
+  const Run r = run({"evaluate", chain, kData + "/good/chain-mapping.yaml", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["valid"] == true);
+  CHECK(doc["memories"].size() == 3);
+
+  // Record the result, then tamper with it: the replay must notice (exit 1).
+  const auto dir = std::filesystem::temp_directory_path() / "memplace_test_cli";
+  std::filesystem::create_directories(dir);
+  std::ifstream in(kData + "/good/chain-mapping.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string latency = std::to_string(doc["latency_fs"].get<std::int64_t>());
+  auto write = [&](const std::string& result) {
+    std::string t = text;
+    replace_all(t, "hardware: nnpi\n", "hardware: nnpi\nresult: " + result + "\n");
+    std::ofstream((dir / "m.yaml").string()) << t;
+    return run({"evaluate", chain, (dir / "m.yaml").string()});
+  };
+  const Run good = write("{latency_fs: " + latency + ", valid: true}");
+  CHECK(good.code == cli::kExitOk);
+  CHECK(good.out.find("reproduced exactly") != std::string::npos);
+  const Run bad = write("{latency_fs: 1" + latency + ", valid: true}");
+  CHECK(bad.code == cli::kExitFailure);
+  CHECK(bad.err.find("does not match") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("info --json reports the shape and the references of a workload") {
+  const Run r = run({"info", kData + "/good/chain.yaml", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["layers"] == 3);
+  CHECK(doc["edges"] == 2);
+  CHECK(doc["macs"] == 1100);
+  CHECK(doc["weight_bytes"] == 300);
+  CHECK(doc["activation_bytes"] == 450);
+  CHECK(doc["peak_live_activation_bytes"] == 400);
+  CHECK(doc["references"]["compiler"]["speedup"] == 1.0);
+  CHECK(doc["references"]["all-DRAM"]["speedup"].get<double>() <= 1.0);
+  CHECK(doc["references"]["lower-bound"]["speedup"].get<double>() >= 1.0);
+}
+
+}  // namespace
+}  // namespace memplace
