@@ -20,7 +20,8 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
       hardware_(std::move(hardware)),
       combine_(options.memory_time.value_or(hardware_.memory_time)),
       num_layers_(workload_.size()),
-      num_memories_(hardware_.num_memories()) {
+      num_memories_(hardware_.num_memories()),
+      scalar_kernel_(options.scalar_kernel) {
   hardware_.validate(hardware_.name);
   const std::size_t n = num_layers_;
   const std::size_t m_count = num_memories_;
@@ -79,13 +80,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     }
   }
 
-  // Which outputs die after each step, for the one-pass live-bytes sweep of evaluate().
-  dying_offsets_.assign(n + 1, 0);
-  for (std::size_t l = 0; l < n; ++l) ++dying_offsets_[last_use_[l] + 1];
-  for (std::size_t s = 0; s < n; ++s) dying_offsets_[s + 1] += dying_offsets_[s];
-  dying_.resize(n);
-  fill.assign(dying_offsets_.begin(), dying_offsets_.end() - 1);
-  for (std::size_t l = 0; l < n; ++l) dying_[fill[last_use_[l]]++] = l;
+  plan_ = detail::build_evaluation_plan(*this);
 }
 
 std::size_t Simulator::live_first(std::size_t tensor) const {
@@ -134,81 +129,18 @@ Evaluation Simulator::evaluate(std::span<const MemoryIndex> mapping) const {
   return out;
 }
 
-// One pass over the layers computes every t(l) and, with a sweep of live activation bytes in
-// schedule order, the peak use of each memory. M is a template parameter so the per-memory loops
-// unroll.
-template <std::size_t M, MemoryTimeCombine C>
-void Simulator::evaluate_kernel(std::span<const MemoryIndex> mapping, Evaluation& out) const {
-  const std::size_t n = num_layers_;
-  std::array<std::int64_t, M> pinned{};
-  std::array<std::int64_t, M> live{};
-  std::array<std::int64_t, M> peak{};
-  std::array<std::size_t, M> peak_step{};
-  TimeFs total = 0;
-  const std::int64_t* bytes = tensor_bytes_.data();
-  for (std::size_t l = 0; l < n; ++l) {
-    const MemoryIndex w = mapping[2 * l];
-    const MemoryIndex o = mapping[2 * l + 1];
-    std::array<TimeFs, M> acc{};
-    acc[M - 1] += external_fs_[l];
-    acc[w] += weight_fs_[l * M + w];
-    acc[o] += output_fs_[l * M + o];
-    for (std::size_t e = in_offsets_[l]; e < in_offsets_[l + 1]; ++e) {
-      const MemoryIndex p = mapping[2 * in_[e].layer + 1];
-      acc[p] += read_fs_[e * M + p];
-    }
-    TimeFs mem = 0;
-    for (std::size_t m = 0; m < M; ++m) {
-      mem = C == MemoryTimeCombine::max ? std::max(mem, acc[m]) : mem + acc[m];
-    }
-    const TimeFs t = std::max(compute_fs_[l], mem) + overhead_fs_;
-    out.layer_fs[l] = t;
-    total += t;
-
-    pinned[w] += bytes[2 * l];
-    live[o] += bytes[2 * l + 1];
-    if (live[o] > peak[o]) {
-      peak[o] = live[o];
-      peak_step[o] = l;
-    }
-    for (std::size_t d = dying_offsets_[l]; d < dying_offsets_[l + 1]; ++d) {
-      const std::size_t p = dying_[d];
-      live[mapping[2 * p + 1]] -= bytes[2 * p + 1];
-    }
-  }
-  out.latency_fs = total;
-  out.valid = true;
-  for (std::size_t m = 0; m < M; ++m) {
-    out.peak_bytes[m] = pinned[m] + peak[m];
-    out.peak_step[m] = peak_step[m];
-    out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - capacity_[m]);
-    out.valid = out.valid && out.overflow_bytes[m] == 0;
-  }
-}
-
 void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
   check_mapping(mapping);
   out.layer_fs.resize(num_layers_);
   out.peak_bytes.resize(num_memories_);
   out.overflow_bytes.resize(num_memories_);
-  out.peak_step.resize(num_memories_);
-  const bool use_max = combine_ == MemoryTimeCombine::max;
-  switch (num_memories_) {
-#define MEMPLACE_KERNEL_CASE(M)                                                   \
-  case M:                                                                         \
-    return use_max ? evaluate_kernel<M, MemoryTimeCombine::max>(mapping, out)     \
-                   : evaluate_kernel<M, MemoryTimeCombine::sum>(mapping, out);
-    MEMPLACE_KERNEL_CASE(1)
-    MEMPLACE_KERNEL_CASE(2)
-    MEMPLACE_KERNEL_CASE(3)
-    MEMPLACE_KERNEL_CASE(4)
-    MEMPLACE_KERNEL_CASE(5)
-    MEMPLACE_KERNEL_CASE(6)
-    MEMPLACE_KERNEL_CASE(7)
-    MEMPLACE_KERNEL_CASE(8)
-#undef MEMPLACE_KERNEL_CASE
-    default:
-      throw std::logic_error("unsupported number of memories");
+  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out)) {
+    detail::evaluate_scalar(*this, plan_, mapping, out);
+  }
+  out.valid = true;
+  for (std::size_t m = 0; m < num_memories_; ++m) {
+    out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - capacity_[m]);
+    out.valid = out.valid && out.overflow_bytes[m] == 0;
   }
 }
 

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "env/evaluation_kernels.hpp"
 #include "env/hardware.hpp"
 #include "env/mapping.hpp"
 #include "env/time.hpp"
@@ -27,6 +28,9 @@ namespace memplace {
 struct SimulatorOptions {
   // Overrides the hardware model's memory_time when set.
   std::optional<MemoryTimeCombine> memory_time;
+  // Use the portable scalar evaluation kernel even where the vector one is available (tests
+  // compare the two; results are identical either way).
+  bool scalar_kernel = false;
 };
 
 // The result of a full evaluation. A value type; reuse one object across calls to avoid
@@ -36,7 +40,6 @@ struct Evaluation {
   bool valid = false;
   std::vector<std::int64_t> peak_bytes;      // per memory: pinned weights + peak live activations
   std::vector<std::int64_t> overflow_bytes;  // per memory: max(0, peak - capacity)
-  std::vector<std::size_t> peak_step;        // per memory: first step where activations peak
   std::vector<TimeFs> layer_fs;              // per layer: t(l)
 
   double latency_s() const { return to_seconds(latency_fs); }
@@ -102,8 +105,6 @@ class Simulator {
   }
 
  private:
-  template <std::size_t M, MemoryTimeCombine C>
-  void evaluate_kernel(std::span<const MemoryIndex> mapping, Evaluation& out) const;
 
   Workload workload_;
   Hardware hardware_;
@@ -123,8 +124,9 @@ class Simulator {
   std::vector<std::size_t> out_offsets_;    // CSR by producer over out_
   std::vector<Dependency> out_;
   std::vector<TimeFs> read_fs_;             // per dependency x memory
-  std::vector<std::size_t> dying_offsets_;  // CSR by step over dying_
-  std::vector<std::size_t> dying_;          // layers whose output is last used at that step
+
+  bool scalar_kernel_;
+  detail::EvaluationPlan plan_;
 };
 
 }  // namespace memplace

@@ -16,6 +16,7 @@ namespace memplace::naive {
 struct Result {
   TimeFs latency_fs = 0;
   std::vector<std::int64_t> peak_bytes;
+  std::vector<std::size_t> peak_step;  // first step where live activations peak
   bool valid = true;
 };
 
@@ -48,6 +49,7 @@ inline Result evaluate(const Workload& w, const Hardware& hw, const Mapping& map
                     static_cast<TimeFs>(std::ceil(hw.layer_overhead_s * kFsPerSecond));
   }
   r.peak_bytes.assign(mems, 0);
+  r.peak_step.assign(mems, 0);
   for (std::size_t m = 0; m < mems; ++m) {
     std::int64_t pinned = 0;
     for (std::size_t l = 0; l < n; ++l) {
@@ -59,7 +61,10 @@ inline Result evaluate(const Workload& w, const Hardware& hw, const Mapping& map
       for (std::size_t l = 0; l <= s; ++l) {
         if (mapping[2 * l + 1] == m && w.last_use(l) >= s) live += w.layer(l).output_bytes;
       }
-      peak_live = std::max(peak_live, live);
+      if (live > peak_live) {
+        peak_live = live;
+        r.peak_step[m] = s;
+      }
     }
     r.peak_bytes[m] = pinned + peak_live;
     r.valid = r.valid && r.peak_bytes[m] <= hw.memories[m].capacity_bytes;

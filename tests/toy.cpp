@@ -18,8 +18,10 @@ Hardware hardware(MemoryTimeCombine combine) {
 
 Hardware hardware_levels(std::size_t memories) {
   Hardware hw = hardware();
-  const std::vector<Memory> all = {
-      {"FAST", 1000, 1e9}, {"MID", 2000, 2e8}, {"SLOW", 1'000'000, 1e8}, {"ARCHIVE", 1'000'000'000, 1e7}};
+  const std::vector<Memory> all = {{"FAST", 1000, 1e9},           {"MID", 2000, 2e8},
+                                   {"SLOW", 1'000'000, 1e8},      {"ARCHIVE", 1'000'000'000, 1e7},
+                                   {"TAPE5", 2'000'000'000, 5e6}, {"TAPE6", 3'000'000'000, 4e6},
+                                   {"TAPE7", 4'000'000'000, 3e6}, {"TAPE8", 5'000'000'000, 2e6}};
   hw.memories.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(memories));
   return hw;
 }

@@ -1,0 +1,117 @@
+// Simulator micro-benchmarks: a full evaluation and an incremental move per paper workload.
+// Targets (docs/performance.md): bert-base full evaluation <= 1.5 us, incremental move <= 150 ns,
+// on one core.
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <random>
+
+#include "env/incremental.hpp"
+#include "env/references.hpp"
+#include "env/simulator.hpp"
+
+namespace memplace {
+namespace {
+
+const Simulator& simulator_for(const std::string& name, bool scalar_kernel = false) {
+  // One simulator per workload and kernel for the whole process.
+  static std::map<std::pair<std::string, bool>, std::unique_ptr<Simulator>> cache;
+  auto& slot = cache[{name, scalar_kernel}];
+  if (!slot) {
+    SimulatorOptions options;
+    options.scalar_kernel = scalar_kernel;
+    slot = std::make_unique<Simulator>(load_workload(name), load_hardware("nnpi"), options);
+  }
+  return *slot;
+}
+
+std::vector<Mapping> random_mappings(const Simulator& sim, std::size_t count) {
+  std::mt19937_64 rng(1);
+  std::vector<Mapping> mappings(count, Mapping(sim.num_tensors()));
+  for (Mapping& m : mappings) {
+    for (MemoryIndex& x : m) x = static_cast<MemoryIndex>(rng() % sim.num_memories());
+  }
+  return mappings;
+}
+
+struct Move {
+  std::size_t tensor;
+  MemoryIndex memory;
+};
+
+std::vector<Move> random_moves(const Simulator& sim, std::size_t count) {
+  std::mt19937_64 rng(2);
+  std::vector<Move> moves(count);
+  for (Move& m : moves) {
+    m.tensor = rng() % sim.num_tensors();
+    m.memory = static_cast<MemoryIndex>(rng() % sim.num_memories());
+  }
+  return moves;
+}
+
+void BM_FullEvaluate(benchmark::State& state, const std::string& name, bool scalar_kernel) {
+  const Simulator& sim = simulator_for(name, scalar_kernel);
+  const std::vector<Mapping> mappings = random_mappings(sim, 64);
+  Evaluation out;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    sim.evaluate(mappings[i++ & 63], out);
+    benchmark::DoNotOptimize(out.latency_fs);
+  }
+  state.counters["layers"] = static_cast<double>(sim.num_layers());
+}
+
+void BM_IncrementalMove(benchmark::State& state, const std::string& name) {
+  const Simulator& sim = simulator_for(name);
+  IncrementalEvaluator inc(sim, compiler_mapping(sim));
+  const std::vector<Move> moves = random_moves(sim, 4096);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Move& m = moves[i++ & 4095];
+    inc.move(m.tensor, m.memory);
+    benchmark::DoNotOptimize(inc.latency_fs());
+    benchmark::DoNotOptimize(inc.valid());
+  }
+}
+
+void BM_IncrementalPreview(benchmark::State& state, const std::string& name) {
+  const Simulator& sim = simulator_for(name);
+  IncrementalEvaluator inc(sim, compiler_mapping(sim));
+  const std::vector<Move> moves = random_moves(sim, 4096);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Move& m = moves[i++ & 4095];
+    benchmark::DoNotOptimize(inc.preview(m.tensor, m.memory));
+  }
+}
+
+void BM_CompilerMapping(benchmark::State& state, const std::string& name) {
+  const Simulator& sim = simulator_for(name);
+  for (auto _ : state) benchmark::DoNotOptimize(compiler_mapping(sim));
+}
+
+void register_all() {
+  for (const std::string name : {"resnet50", "resnet101", "bert-base"}) {
+    benchmark::RegisterBenchmark(("FullEvaluate/" + name).c_str(), BM_FullEvaluate, name, false);
+    benchmark::RegisterBenchmark(("FullEvaluateScalarKernel/" + name).c_str(), BM_FullEvaluate,
+                                 name, true);
+    benchmark::RegisterBenchmark(("IncrementalMove/" + name).c_str(), BM_IncrementalMove, name);
+    benchmark::RegisterBenchmark(("IncrementalPreview/" + name).c_str(), BM_IncrementalPreview,
+                                 name);
+    benchmark::RegisterBenchmark(("CompilerMapping/" + name).c_str(), BM_CompilerMapping, name)
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace
+}  // namespace memplace
+
+int main(int argc, char** argv) {
+  memplace::register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,243 @@
+#include "env/evaluation_kernels.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "env/simulator.hpp"
+
+namespace memplace::detail {
+
+EvaluationPlan build_evaluation_plan(const Simulator& sim) {
+  EvaluationPlan p;
+  p.layers = sim.num_layers();
+  p.memories = sim.num_memories();
+  p.blocks = (p.layers + kLanes - 1) / kLanes;
+  p.slots = 1;
+  for (std::size_t l = 0; l < p.layers; ++l) p.slots = std::max(p.slots, sim.in_edges(l).size());
+
+  const std::size_t mc = p.memories;
+  const std::size_t lanes = p.blocks * kLanes;
+  p.weight_fs.assign(lanes * mc, 0);
+  p.output_fs.assign(lanes * mc, 0);
+  p.input_fs.assign(lanes * p.slots * mc, 0);
+  p.external_fs.assign(lanes, 0);
+  p.compute_fs.assign(lanes, 0);
+  p.overhead_fs.assign(lanes, 0);
+  p.weight_bytes.assign(lanes, 0);
+  p.weight_tensor.assign(lanes, 0);
+  p.output_tensor.assign(lanes, 0);
+  p.input_tensor.assign(lanes * p.slots, 0);
+  for (std::size_t l = 0; l < p.layers; ++l) {
+    const std::size_t b = l / kLanes;
+    const std::size_t lane = l % kLanes;
+    for (std::size_t m = 0; m < mc; ++m) {
+      p.weight_fs[(b * mc + m) * kLanes + lane] = sim.weight_fs(l, m);
+      p.output_fs[(b * mc + m) * kLanes + lane] = sim.output_fs(l, m);
+    }
+    const std::span<const Simulator::Dependency> deps = sim.in_edges(l);
+    for (std::size_t k = 0; k < deps.size(); ++k) {
+      p.input_tensor[(b * p.slots + k) * kLanes + lane] =
+          static_cast<std::uint32_t>(tensor_id(deps[k].layer, TensorKind::activation));
+      for (std::size_t m = 0; m < mc; ++m) {
+        p.input_fs[((b * p.slots + k) * mc + m) * kLanes + lane] = sim.read_fs(deps[k].index, m);
+      }
+    }
+    p.external_fs[l] = sim.external_fs(l);
+    p.compute_fs[l] = sim.compute_fs(l);
+    p.overhead_fs[l] = sim.overhead_fs();
+    p.weight_bytes[l] = sim.tensor_bytes(tensor_id(l, TensorKind::weight));
+    p.weight_tensor[l] = static_cast<std::uint32_t>(tensor_id(l, TensorKind::weight));
+    p.output_tensor[l] = static_cast<std::uint32_t>(tensor_id(l, TensorKind::activation));
+  }
+
+  std::vector<std::vector<std::size_t>> dying(p.layers);
+  for (std::size_t l = 0; l < p.layers; ++l) {
+    dying[sim.live_last(tensor_id(l, TensorKind::activation))].push_back(l);
+  }
+  for (std::size_t s = 0; s < p.layers; ++s) {
+    const std::size_t appear = tensor_id(s, TensorKind::activation);
+    p.event_tensor.push_back(static_cast<std::uint32_t>(appear));
+    p.event_delta.push_back(sim.tensor_bytes(appear));
+    for (std::size_t l : dying[s]) {
+      const std::size_t tensor = tensor_id(l, TensorKind::activation);
+      p.event_tensor.push_back(static_cast<std::uint32_t>(tensor));
+      p.event_delta.push_back(-sim.tensor_bytes(tensor));
+    }
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar kernel
+
+void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
+                     std::span<const MemoryIndex> mapping, Evaluation& out) {
+  const std::size_t mc = sim.num_memories();
+  std::array<TimeFs, kMaxMemories> acc{};
+  std::array<std::int64_t, kMaxMemories> pinned{};
+  TimeFs total = 0;
+  for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+    const MemoryIndex w = mapping[tensor_id(l, TensorKind::weight)];
+    const MemoryIndex o = mapping[tensor_id(l, TensorKind::activation)];
+    std::fill_n(acc.begin(), mc, 0);
+    acc[mc - 1] += sim.external_fs(l);
+    acc[w] += sim.weight_fs(l, w);
+    acc[o] += sim.output_fs(l, o);
+    for (const Simulator::Dependency& d : sim.in_edges(l)) {
+      const MemoryIndex p = mapping[tensor_id(d.layer, TensorKind::activation)];
+      acc[p] += sim.read_fs(d.index, p);
+    }
+    out.layer_fs[l] = sim.layer_time(l, acc.data());
+    total += out.layer_fs[l];
+    pinned[w] += sim.tensor_bytes(tensor_id(l, TensorKind::weight));
+  }
+  std::array<std::int64_t, kMaxMemories> live{};
+  std::array<std::int64_t, kMaxMemories> peak{};
+  for (std::size_t e = 0; e < plan.event_tensor.size(); ++e) {
+    const MemoryIndex m = mapping[plan.event_tensor[e]];
+    live[m] += plan.event_delta[e];
+    peak[m] = std::max(peak[m], live[m]);
+  }
+  out.latency_fs = total;
+  for (std::size_t m = 0; m < mc; ++m) out.peak_bytes[m] = pinned[m] + peak[m];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vector kernel
+
+namespace {
+
+using V4 = std::int64_t __attribute__((vector_size(32)));  // four layers, or four memories
+using V8 = std::int64_t __attribute__((vector_size(64)));  // eight memories
+
+#define MEMPLACE_VECTOR_TARGET __attribute__((target("avx2")))
+
+MEMPLACE_VECTOR_TARGET inline V4 vmax(V4 a, V4 b) { return a > b ? a : b; }
+
+template <typename V>
+MEMPLACE_VECTOR_TARGET inline V load(const std::int64_t* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The memory index of the tensor in each lane.
+MEMPLACE_VECTOR_TARGET inline V4 gather_memory(const MemoryIndex* map, const std::uint32_t* idx) {
+  return V4{map[idx[0]], map[idx[1]], map[idx[2]], map[idx[3]]};
+}
+
+// Latency pass: each lane is a layer. acc[m] = the layer's transfer time in memory m.
+template <std::size_t M, MemoryTimeCombine C>
+MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIndex* map,
+                                         Evaluation& out, std::array<std::int64_t, M>& pinned) {
+  V4 total{};
+  std::array<V4, M> pinned_lanes{};
+  for (std::size_t b = 0; b < p.blocks; ++b) {
+    const V4 w = gather_memory(map, &p.weight_tensor[b * kLanes]);
+    const V4 o = gather_memory(map, &p.output_tensor[b * kLanes]);
+    const V4 wbytes = load<V4>(&p.weight_bytes[b * kLanes]);
+    std::array<V4, M> acc;
+    for (std::size_t m = 0; m < M; ++m) {
+      const auto mm = static_cast<std::int64_t>(m);
+      acc[m] = ((w == mm) & load<V4>(&p.weight_fs[(b * M + m) * kLanes])) +
+               ((o == mm) & load<V4>(&p.output_fs[(b * M + m) * kLanes]));
+      pinned_lanes[m] += (w == mm) & wbytes;
+    }
+    acc[M - 1] += load<V4>(&p.external_fs[b * kLanes]);
+    for (std::size_t k = 0; k < p.slots; ++k) {
+      const V4 in = gather_memory(map, &p.input_tensor[(b * p.slots + k) * kLanes]);
+      for (std::size_t m = 0; m < M; ++m) {
+        acc[m] += (in == static_cast<std::int64_t>(m)) &
+                  load<V4>(&p.input_fs[((b * p.slots + k) * M + m) * kLanes]);
+      }
+    }
+    V4 mem = acc[0];
+    for (std::size_t m = 1; m < M; ++m) {
+      mem = C == MemoryTimeCombine::max ? vmax(mem, acc[m]) : mem + acc[m];
+    }
+    const V4 t = vmax(load<V4>(&p.compute_fs[b * kLanes]), mem) +
+                 load<V4>(&p.overhead_fs[b * kLanes]);
+    total += t;
+    const std::size_t first = b * kLanes;
+    const std::size_t count = std::min(kLanes, p.layers - first);
+    std::memcpy(&out.layer_fs[first], &t, count * sizeof(TimeFs));
+  }
+  out.latency_fs = total[0] + total[1] + total[2] + total[3];
+  for (std::size_t m = 0; m < M; ++m) {
+    pinned[m] = pinned_lanes[m][0] + pinned_lanes[m][1] + pinned_lanes[m][2] + pinned_lanes[m][3];
+  }
+}
+
+// Live-bytes sweep: each lane is a memory. Four peak accumulators break the dependency chain of
+// max (events i, i+4, ... update the same one); the maximum of maxima is the same maximum.
+template <typename V, std::size_t M>
+MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryIndex* map,
+                                       std::array<std::int64_t, M>& peak_out) {
+  constexpr std::size_t kWidth = sizeof(V) / sizeof(std::int64_t);
+  std::array<V, M> one_hot{};
+  for (std::size_t m = 0; m < M; ++m) one_hot[m][m] = -1;
+  V live{};
+  std::array<V, 4> peak{};
+  const std::size_t events = p.event_tensor.size();
+  std::size_t e = 0;
+  for (; e + 4 <= events; e += 4) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      live += one_hot[map[p.event_tensor[e + j]]] & p.event_delta[e + j];
+      peak[j] = peak[j] > live ? peak[j] : live;
+    }
+  }
+  for (; e < events; ++e) {
+    live += one_hot[map[p.event_tensor[e]]] & p.event_delta[e];
+    peak[0] = peak[0] > live ? peak[0] : live;
+  }
+  V best = peak[0];
+  for (std::size_t j = 1; j < 4; ++j) best = best > peak[j] ? best : peak[j];
+  for (std::size_t m = 0; m < M && m < kWidth; ++m) peak_out[m] = best[m];
+}
+
+template <std::size_t M, MemoryTimeCombine C>
+MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryIndex* map,
+                                          Evaluation& out) {
+  std::array<std::int64_t, M> pinned{};
+  std::array<std::int64_t, M> peak{};
+  latency_pass<M, C>(p, map, out, pinned);
+  if constexpr (M <= 4) {
+    sweep_pass<V4, M>(p, map, peak);
+  } else {
+    sweep_pass<V8, M>(p, map, peak);
+  }
+  for (std::size_t m = 0; m < M; ++m) out.peak_bytes[m] = pinned[m] + peak[m];
+}
+
+template <std::size_t M>
+void dispatch_combine(const Simulator& sim, const EvaluationPlan& p, const MemoryIndex* map,
+                      Evaluation& out) {
+  if (sim.memory_time() == MemoryTimeCombine::max) {
+    vector_kernel<M, MemoryTimeCombine::max>(p, map, out);
+  } else {
+    vector_kernel<M, MemoryTimeCombine::sum>(p, map, out);
+  }
+}
+
+}  // namespace
+
+bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
+                     std::span<const MemoryIndex> mapping, Evaluation& out) {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  if (!has_avx2) return false;
+  const MemoryIndex* map = mapping.data();
+  switch (plan.memories) {
+    case 1: dispatch_combine<1>(sim, plan, map, out); return true;
+    case 2: dispatch_combine<2>(sim, plan, map, out); return true;
+    case 3: dispatch_combine<3>(sim, plan, map, out); return true;
+    case 4: dispatch_combine<4>(sim, plan, map, out); return true;
+    case 5: dispatch_combine<5>(sim, plan, map, out); return true;
+    case 6: dispatch_combine<6>(sim, plan, map, out); return true;
+    case 7: dispatch_combine<7>(sim, plan, map, out); return true;
+    case 8: dispatch_combine<8>(sim, plan, map, out); return true;
+    default: return false;
+  }
+}
+
+}  // namespace memplace::detail
