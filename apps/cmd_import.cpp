@@ -1,8 +1,58 @@
-// memplace import MODEL.onnx -o W.yaml: placeholder registration until the importer lands.
+// memplace import MODEL.onnx -o W.yaml: turn an ONNX model into a workload (docs/workloads.md).
 #include "apps/commands.hpp"
+#include "apps/text_table.hpp"
+#include "workloads/tools/onnx_import.hpp"
 
 namespace memplace::cli {
 
-void add_import_command(CLI::App&, Streams) {}
+namespace {
+
+struct ImportCommandOptions {
+  std::string model;
+  std::string output;
+  std::string fusion = "standard";
+  ImportOptions import;
+};
+
+void run_import(const ImportCommandOptions& o, Streams io) {
+  ImportOptions options = o.import;
+  options.fusion = *fusion_preset_from_name(o.fusion);  // validated by CLI11
+  const Workload w = import_onnx(o.model, options);
+  if (o.output.empty() || o.output == "-") {
+    io.out << w.to_yaml();
+    return;
+  }
+  w.save(o.output);
+  io.out << "wrote " << o.output << ": " << w.name() << ", " << w.size() << " layers, "
+         << w.num_edges() << " edges, " << format_count(static_cast<double>(w.total_macs()))
+         << " MACs, " << format_bytes(static_cast<double>(w.total_weight_bytes()))
+         << " of weights\n";
+}
+
+}  // namespace
+
+void add_import_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand("import", "Import an ONNX model as a workload YAML file");
+  auto o = std::make_shared<ImportCommandOptions>();
+  cmd->add_option("model", o->model, "ONNX file (weights may be stripped: only shapes are read)")
+      ->required();
+  cmd->add_option("-o,--output", o->output, "Workload YAML to write (atomically); default: stdout");
+  cmd->add_option("--name", o->import.name, "Workload name (default: the file's stem)");
+  cmd->add_option("--fusion", o->fusion,
+                  "Fusion preset: standard (EGRL granularity), coarse (fewer, larger layers) or "
+                  "none (one layer per ONNX op)")
+      ->check(CLI::IsMember(fusion_preset_names()))
+      ->capture_default_str();
+  cmd->add_option("--element-bytes", o->import.element_bytes,
+                  "Bytes per tensor element (1 = int8, 2 = fp16/bf16, 4 = fp32)")
+      ->check(CLI::Range(1, 16))
+      ->capture_default_str();
+  cmd->add_option("--dynamic-dim", o->import.dynamic_dim,
+                  "Value for symbolic input dimensions such as batch or sequence (0: leave "
+                  "symbolic; a layer that needs one is then an error)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->callback([io, o] { run_import(*o, io); });
+}
 
 }  // namespace memplace::cli

@@ -1,0 +1,44 @@
+// Imports an ONNX model as a memplace workload (docs/workloads.md: fusion rules, cost formulas).
+//
+// Only shapes are read: ONNX shape inference fills in every tensor's shape and initializers give
+// the weight sizes, so a model with its weight data stripped imports exactly like the full one.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env/workload.hpp"
+
+namespace memplace {
+
+// How much of the ONNX graph becomes one layer.
+enum class FusionPreset : std::uint8_t {
+  none,      // every ONNX node that computes on run-time data is a layer (op level)
+  standard,  // conv + epilogue, GELU chain, decomposed LayerNorm, Pad into its consumer (EGRL)
+  coarse,    // standard, then bias adds, reshapes, transposes and other elementwise or
+             // data-movement layers fold into the layer that produces their input
+};
+std::string_view fusion_preset_name(FusionPreset preset);
+std::optional<FusionPreset> fusion_preset_from_name(std::string_view name);
+std::vector<std::string> fusion_preset_names();
+
+struct ImportOptions {
+  int element_bytes = 1;  // bytes per element of every tensor (int8 inference: 1)
+  FusionPreset fusion = FusionPreset::standard;
+  std::string name;         // workload name; empty: the file's stem
+  std::string description;  // empty: "<stem> imported from ONNX"
+  std::string source;       // empty: the file name, the preset and the element size
+  // Value given to every symbolic dim of the graph inputs ("batch", "sequence") before shape
+  // inference; 0 leaves them symbolic, and a layer that needs such a shape is an error.
+  std::int64_t dynamic_dim = 0;
+};
+
+// Throws InputError ("<file>: node '<name>' (<op>): <problem>") for a file that is not a usable
+// ONNX model: unreadable, empty, truncated, garbage, unsupported op, unknown shapes.
+Workload import_onnx(const std::filesystem::path& model, const ImportOptions& options = {});
+
+}  // namespace memplace

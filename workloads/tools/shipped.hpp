@@ -1,0 +1,27 @@
+// The workloads that ship in workloads/*.yaml and how each is imported from workloads/onnx/.
+// Shared by the regeneration driver (import_all.cpp) and the golden tests.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "workloads/tools/onnx_import.hpp"
+
+namespace memplace {
+
+struct ShippedWorkload {
+  std::string name;         // workloads/<name>.yaml, workloads/onnx/<name>.onnx
+  std::string description;  // the network and its input size
+  std::string model;        // how workloads/tools/export_onnx.py builds it
+};
+
+const std::vector<ShippedWorkload>& shipped_workloads();
+
+// The exact options that produced workloads/<w.name>.yaml (standard preset, int8).
+ImportOptions shipped_import_options(const ShippedWorkload& w);
+
+// Imports workloads/onnx/<w.name>.onnx under the repository root `root`.
+Workload import_shipped(const std::filesystem::path& root, const ShippedWorkload& w);
+
+}  // namespace memplace
