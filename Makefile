@@ -1,35 +1,40 @@
-# A thin wrapper over CMake presets. `make run` and `make test` install what is missing first.
-PRESET ?= default
-BUILD := build/$(PRESET)
+# A thin wrapper over the CMake presets (CMakePresets.json). `make run` and `make test` first
+# install whatever Debian packages are missing (scripts/install-deps.sh).
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test asan bench format clean
+.PHONY: all deps build run test test-default test-asan bench format clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
 
-configure: deps
+# build PRESET=default|debug|asan
+PRESET ?= default
+build: deps
 	@cmake --preset $(PRESET) > /dev/null
-
-build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 # The main job on embedded defaults: the reference mappings of the three EGRL paper workloads.
 run: build
-	@$(BUILD)/apps/memplace references
+	@build/$(PRESET)/apps/memplace references
 
-# The whole test suite (unit, property, golden and CLI tests).
-test: build
-	@ctest --preset $(PRESET) -j $(JOBS)
+# The whole test suite, twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+test: test-default test-asan
 
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
-asan:
-	@$(MAKE) --no-print-directory test PRESET=asan
+test-default: deps
+	@cmake --preset default > /dev/null
+	@cmake --build --preset default -j $(JOBS)
+	@ctest --preset default -j $(JOBS)
 
+test-asan: deps
+	@cmake --preset asan > /dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	@ctest --preset asan -j $(JOBS)
+
+# Micro-benchmarks (docs/performance.md says how the published figures were measured).
 bench: build
-	@$(BUILD)/bench/memplace_bench --benchmark_min_time=0.5
+	@build/$(PRESET)/bench/memplace_bench
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
