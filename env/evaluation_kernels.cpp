@@ -133,9 +133,21 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
                                          Evaluation& out, std::array<std::int64_t, M>& pinned) {
   V4 total{};
   std::array<V4, M> pinned_lanes{};
+  const std::size_t full_blocks = p.layers / kLanes;
   for (std::size_t b = 0; b < p.blocks; ++b) {
-    const V4 w = gather_memory(map, &p.weight_tensor[b * kLanes]);
-    const V4 o = gather_memory(map, &p.output_tensor[b * kLanes]);
+    V4 w;
+    V4 o;
+    if (b < full_blocks) {
+      // The block's weights and outputs are the 8 consecutive mapping bytes w0 o0 w1 o1 ... o3.
+      std::uint64_t bytes;
+      std::memcpy(&bytes, map + 2 * kLanes * b, sizeof bytes);
+      const V4 all = V4{} + static_cast<std::int64_t>(bytes);
+      w = (all >> V4{0, 16, 32, 48}) & 0xff;
+      o = (all >> V4{8, 24, 40, 56}) & 0xff;
+    } else {
+      w = gather_memory(map, &p.weight_tensor[b * kLanes]);
+      o = gather_memory(map, &p.output_tensor[b * kLanes]);
+    }
     const V4 wbytes = load<V4>(&p.weight_bytes[b * kLanes]);
     std::array<V4, M> acc;
     for (std::size_t m = 0; m < M; ++m) {
