@@ -31,7 +31,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   try {
     hardware = load_hardware(header.hardware);
   } catch (const InputError& e) {
-    throw InputError(input_error_message(o.mapping_path, header.hardware_line, "hardware", e.what()));
+    throw InputError(
+        input_error_message(o.mapping_path, header.hardware_line, "hardware", e.what()));
   }
   const Simulator sim = spec.build(load_workload(o.workload), std::move(hardware));
   const MappingFile file = parse_mapping(text, o.mapping_path, sim);
@@ -60,8 +61,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
     if (file.recorded) doc["recorded_result_matches"] = replay_ok;
     if (o.per_layer) {
       for (std::size_t l = 0; l < sim.num_layers(); ++l) {
-        doc["layers"].push_back({{"name", sim.workload().layer(l).name},
-                                 {"latency_fs", eval.layer_fs[l]}});
+        doc["layers"].push_back(
+            {{"name", sim.workload().layer(l).name}, {"latency_fs", eval.layer_fs[l]}});
       }
     }
     io.out << doc.dump(2) << "\n";
@@ -94,12 +95,11 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
     }
   }
   if (!replay_ok) {
-    throw std::runtime_error(o.mapping_path + ": recorded result (latency_fs " +
-                             std::to_string(file.recorded->latency_fs) + ", valid " +
-                             (file.recorded->valid ? "true" : "false") +
-                             ") does not match the simulator (latency_fs " +
-                             std::to_string(eval.latency_fs) + ", valid " +
-                             (eval.valid ? "true" : "false") + ")");
+    throw std::runtime_error(
+        o.mapping_path + ": recorded result (latency_fs " +
+        std::to_string(file.recorded->latency_fs) + ", valid " +
+        (file.recorded->valid ? "true" : "false") + ") does not match the simulator (latency_fs " +
+        std::to_string(eval.latency_fs) + ", valid " + (eval.valid ? "true" : "false") + ")");
   }
 }
 

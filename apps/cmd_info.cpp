@@ -22,7 +22,8 @@ void run_info(const InfoOptions& o, Streams io) {
   const Workload& w = sim.workload();
   const std::vector<ReferenceRow> refs = reference_rows(sim);
   std::map<std::string, std::size_t> ops;
-  for (const Layer& l : w.layers()) ++ops[std::string(op_name(l.op))];
+  for (const Layer& l : w.layers())
+    ++ops[std::string(op_name(l.op))];
 
   if (o.json) {
     nlohmann::json doc = {
@@ -50,22 +51,21 @@ void run_info(const InfoOptions& o, Streams io) {
   shape.add_row({"tensors to place", std::to_string(sim.num_tensors())});
   shape.add_row({"MACs", format_count(static_cast<double>(w.total_macs()))});
   shape.add_row({"weight bytes", format_bytes(static_cast<double>(w.total_weight_bytes()))});
+  shape.add_row({"activation bytes", format_bytes(static_cast<double>(w.total_output_bytes()))});
   shape.add_row(
-      {"activation bytes", format_bytes(static_cast<double>(w.total_output_bytes()))});
-  shape.add_row({"peak live activations",
-                 format_bytes(static_cast<double>(w.peak_live_activation_bytes()))});
+      {"peak live activations", format_bytes(static_cast<double>(w.peak_live_activation_bytes()))});
   std::string op_list;
   for (const auto& [op, count] : ops) {
     op_list += (op_list.empty() ? "" : ", ") + op + " " + std::to_string(count);
   }
   shape.add_row({"ops", op_list});
   shape.print(io.out);
-  io.out << "\nReference mappings on " << sim.hardware().name << " (memory time: "
-         << combine_name(sim.memory_time()) << "):\n\n";
+  io.out << "\nReference mappings on " << sim.hardware().name
+         << " (memory time: " << combine_name(sim.memory_time()) << "):\n\n";
   TextTable table({"mapping", "latency (us)", "speedup over compiler"});
   for (const ReferenceRow& r : refs) {
-    table.add_row({r.name, format_fixed(to_microseconds(r.latency_fs), 2),
-                   format_fixed(r.speedup, 3)});
+    table.add_row(
+        {r.name, format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 3)});
   }
   table.print(io.out);
 }

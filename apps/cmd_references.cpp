@@ -23,8 +23,8 @@ void run_references(const ReferencesOptions& o, Streams io) {
   std::string hardware;
   for (const std::string& name : o.workloads) {
     const Simulator sim = o.spec.build(name);
-    hardware = sim.hardware().name + " (memory time: " +
-               std::string(combine_name(sim.memory_time())) + ")";
+    hardware = sim.hardware().name +
+               " (memory time: " + std::string(combine_name(sim.memory_time())) + ")";
     const std::vector<ReferenceRow> rows = reference_rows(sim);
     doc.push_back({{"workload", sim.workload().name()},
                    {"layers", sim.num_layers()},
@@ -45,9 +45,10 @@ void run_references(const ReferencesOptions& o, Streams io) {
 }  // namespace
 
 void add_references_command(CLI::App& app, Streams io) {
-  auto* cmd = app.add_subcommand(
-      "references", "Latency and speedup of the reference mappings (all-slowest, compiler, "
-                    "lower bound) for several workloads");
+  auto* cmd =
+      app.add_subcommand("references",
+                         "Latency and speedup of the reference mappings (all-slowest, compiler, "
+                         "lower bound) for several workloads");
   auto options = std::make_shared<ReferencesOptions>();
   cmd->add_option("workloads", options->workloads, "Workload names or files")
       ->capture_default_str();

@@ -9,19 +9,21 @@ namespace memplace::cli {
 namespace {
 
 bool looks_numeric(const std::string& cell) {
-  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) ||
-                           (cell.size() > 1 && cell[0] == '-' &&
-                            std::isdigit(static_cast<unsigned char>(cell[1]))));
+  return !cell.empty() &&
+         (std::isdigit(static_cast<unsigned char>(cell[0])) ||
+          (cell.size() > 1 && cell[0] == '-' && std::isdigit(static_cast<unsigned char>(cell[1]))));
 }
 
 }  // namespace
 
 void TextTable::print(std::ostream& out) const {
   std::size_t columns = 0;
-  for (const auto& row : rows_) columns = std::max(columns, row.size());
+  for (const auto& row : rows_)
+    columns = std::max(columns, row.size());
   std::vector<std::size_t> width(columns, 0);
   for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (std::size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
   }
   auto print_row = [&](const std::vector<std::string>& row) {
     out << '|';
@@ -34,9 +36,11 @@ void TextTable::print(std::ostream& out) const {
   };
   print_row(rows_.front());
   out << '|';
-  for (std::size_t c = 0; c < columns; ++c) out << std::string(width[c] + 2, '-') << '|';
+  for (std::size_t c = 0; c < columns; ++c)
+    out << std::string(width[c] + 2, '-') << '|';
   out << '\n';
-  for (std::size_t r = 1; r < rows_.size(); ++r) print_row(rows_[r]);
+  for (std::size_t r = 1; r < rows_.size(); ++r)
+    print_row(rows_[r]);
 }
 
 std::string format_fixed(double value, int decimals) {
@@ -48,14 +52,16 @@ std::string format_fixed(double value, int decimals) {
 std::string format_count(double value) {
   const char* units[] = {"", " k", " M", " G", " T"};
   int u = 0;
-  while (value >= 1000 && u < 4) value /= 1000, ++u;
+  while (value >= 1000 && u < 4)
+    value /= 1000, ++u;
   return u == 0 ? format_fixed(value, 0) : format_fixed(value, 2) + units[u];
 }
 
 std::string format_bytes(double bytes) {
   const char* units[] = {" B", " KiB", " MiB", " GiB", " TiB"};
   int u = 0;
-  while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
+  while (bytes >= 1024 && u < 4)
+    bytes /= 1024, ++u;
   return u == 0 ? format_fixed(bytes, 0) + units[0] : format_fixed(bytes, 2) + units[u];
 }
 

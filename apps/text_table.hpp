@@ -1,4 +1,5 @@
-// A plain-text table for terminal output: columns sized to their widest cell, numbers right-aligned.
+// A plain-text table for terminal output: columns sized to their widest cell, numbers
+// right-aligned.
 #pragma once
 
 #include <ostream>

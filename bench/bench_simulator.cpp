@@ -30,7 +30,8 @@ std::vector<Mapping> random_mappings(const Simulator& sim, std::size_t count) {
   std::mt19937_64 rng(1);
   std::vector<Mapping> mappings(count, Mapping(sim.num_tensors()));
   for (Mapping& m : mappings) {
-    for (MemoryIndex& x : m) x = static_cast<MemoryIndex>(rng() % sim.num_memories());
+    for (MemoryIndex& x : m)
+      x = static_cast<MemoryIndex>(rng() % sim.num_memories());
   }
   return mappings;
 }
@@ -88,7 +89,8 @@ void BM_IncrementalPreview(benchmark::State& state, const std::string& name) {
 
 void BM_CompilerMapping(benchmark::State& state, const std::string& name) {
   const Simulator& sim = simulator_for(name);
-  for (auto _ : state) benchmark::DoNotOptimize(compiler_mapping(sim));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(compiler_mapping(sim));
 }
 
 void register_all() {

@@ -14,7 +14,8 @@ EvaluationPlan build_evaluation_plan(const Simulator& sim) {
   p.memories = sim.num_memories();
   p.blocks = (p.layers + kLanes - 1) / kLanes;
   p.slots = 1;
-  for (std::size_t l = 0; l < p.layers; ++l) p.slots = std::max(p.slots, sim.in_edges(l).size());
+  for (std::size_t l = 0; l < p.layers; ++l)
+    p.slots = std::max(p.slots, sim.in_edges(l).size());
 
   const std::size_t mc = p.memories;
   const std::size_t lanes = p.blocks * kLanes;
@@ -78,19 +79,12 @@ void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
   std::array<std::int64_t, kMaxMemories> pinned{};
   TimeFs total = 0;
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
-    const MemoryIndex w = mapping[tensor_id(l, TensorKind::weight)];
-    const MemoryIndex o = mapping[tensor_id(l, TensorKind::activation)];
     std::fill_n(acc.begin(), mc, 0);
-    acc[mc - 1] += sim.external_fs(l);
-    acc[w] += sim.weight_fs(l, w);
-    acc[o] += sim.output_fs(l, o);
-    for (const Simulator::Dependency& d : sim.in_edges(l)) {
-      const MemoryIndex p = mapping[tensor_id(d.layer, TensorKind::activation)];
-      acc[p] += sim.read_fs(d.index, p);
-    }
+    sim.add_transfer_fs(l, mapping, acc.data());
     out.layer_fs[l] = sim.layer_time(l, acc.data());
     total += out.layer_fs[l];
-    pinned[w] += sim.tensor_bytes(tensor_id(l, TensorKind::weight));
+    pinned[mapping[tensor_id(l, TensorKind::weight)]] +=
+        sim.tensor_bytes(tensor_id(l, TensorKind::weight));
   }
   std::array<std::int64_t, kMaxMemories> live{};
   std::array<std::int64_t, kMaxMemories> peak{};
@@ -100,7 +94,8 @@ void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
     peak[m] = std::max(peak[m], live[m]);
   }
   out.latency_fs = total;
-  for (std::size_t m = 0; m < mc; ++m) out.peak_bytes[m] = pinned[m] + peak[m];
+  for (std::size_t m = 0; m < mc; ++m)
+    out.peak_bytes[m] = pinned[m] + peak[m];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,7 +108,9 @@ using V8 = std::int64_t __attribute__((vector_size(64)));  // eight memories
 
 #define MEMPLACE_VECTOR_TARGET __attribute__((target("avx2")))
 
-MEMPLACE_VECTOR_TARGET inline V4 vmax(V4 a, V4 b) { return a > b ? a : b; }
+MEMPLACE_VECTOR_TARGET inline V4 vmax(V4 a, V4 b) {
+  return a > b ? a : b;
+}
 
 template <typename V>
 MEMPLACE_VECTOR_TARGET inline V load(const std::int64_t* p) {
@@ -168,8 +165,8 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
     for (std::size_t m = 1; m < M; ++m) {
       mem = C == MemoryTimeCombine::max ? vmax(mem, acc[m]) : mem + acc[m];
     }
-    const V4 t = vmax(load<V4>(&p.compute_fs[b * kLanes]), mem) +
-                 load<V4>(&p.overhead_fs[b * kLanes]);
+    const V4 t =
+        vmax(load<V4>(&p.compute_fs[b * kLanes]), mem) + load<V4>(&p.overhead_fs[b * kLanes]);
     total += t;
     const std::size_t first = b * kLanes;
     const std::size_t count = std::min(kLanes, p.layers - first);
@@ -188,7 +185,8 @@ MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryInde
                                        std::array<std::int64_t, M>& peak_out) {
   constexpr std::size_t kWidth = sizeof(V) / sizeof(std::int64_t);
   std::array<V, M> one_hot{};
-  for (std::size_t m = 0; m < M; ++m) one_hot[m][m] = -1;
+  for (std::size_t m = 0; m < M; ++m)
+    one_hot[m][m] = -1;
   V live{};
   std::array<V, 4> peak{};
   const std::size_t events = p.event_tensor.size();
@@ -204,8 +202,10 @@ MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryInde
     peak[0] = peak[0] > live ? peak[0] : live;
   }
   V best = peak[0];
-  for (std::size_t j = 1; j < 4; ++j) best = best > peak[j] ? best : peak[j];
-  for (std::size_t m = 0; m < M && m < kWidth; ++m) peak_out[m] = best[m];
+  for (std::size_t j = 1; j < 4; ++j)
+    best = best > peak[j] ? best : peak[j];
+  for (std::size_t m = 0; m < M && m < kWidth; ++m)
+    peak_out[m] = best[m];
 }
 
 template <std::size_t M, MemoryTimeCombine C>
@@ -219,7 +219,8 @@ MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryI
   } else {
     sweep_pass<V8, M>(p, map, peak);
   }
-  for (std::size_t m = 0; m < M; ++m) out.peak_bytes[m] = pinned[m] + peak[m];
+  for (std::size_t m = 0; m < M; ++m)
+    out.peak_bytes[m] = pinned[m] + peak[m];
 }
 
 template <std::size_t M>
@@ -240,15 +241,32 @@ bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
   if (!has_avx2) return false;
   const MemoryIndex* map = mapping.data();
   switch (plan.memories) {
-    case 1: dispatch_combine<1>(sim, plan, map, out); return true;
-    case 2: dispatch_combine<2>(sim, plan, map, out); return true;
-    case 3: dispatch_combine<3>(sim, plan, map, out); return true;
-    case 4: dispatch_combine<4>(sim, plan, map, out); return true;
-    case 5: dispatch_combine<5>(sim, plan, map, out); return true;
-    case 6: dispatch_combine<6>(sim, plan, map, out); return true;
-    case 7: dispatch_combine<7>(sim, plan, map, out); return true;
-    case 8: dispatch_combine<8>(sim, plan, map, out); return true;
-    default: return false;
+    case 1:
+      dispatch_combine<1>(sim, plan, map, out);
+      return true;
+    case 2:
+      dispatch_combine<2>(sim, plan, map, out);
+      return true;
+    case 3:
+      dispatch_combine<3>(sim, plan, map, out);
+      return true;
+    case 4:
+      dispatch_combine<4>(sim, plan, map, out);
+      return true;
+    case 5:
+      dispatch_combine<5>(sim, plan, map, out);
+      return true;
+    case 6:
+      dispatch_combine<6>(sim, plan, map, out);
+      return true;
+    case 7:
+      dispatch_combine<7>(sim, plan, map, out);
+      return true;
+    case 8:
+      dispatch_combine<8>(sim, plan, map, out);
+      return true;
+    default:
+      return false;
   }
 }
 

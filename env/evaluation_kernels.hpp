@@ -30,13 +30,13 @@ struct EvaluationPlan {
   std::size_t slots = 0;   // input slots per layer: the largest in-degree (at least 1)
 
   // Block-major structure of arrays: [block][memory][lane] so a block's data is contiguous.
-  std::vector<TimeFs> weight_fs;      // blocks x memories x lanes
-  std::vector<TimeFs> output_fs;      // blocks x memories x lanes
-  std::vector<TimeFs> input_fs;       // blocks x slots x memories x lanes (unused slots: 0)
-  std::vector<TimeFs> external_fs;    // blocks x lanes (read from the slowest memory)
-  std::vector<TimeFs> compute_fs;     // blocks x lanes
-  std::vector<TimeFs> overhead_fs;    // blocks x lanes (0 on padding lanes)
-  std::vector<std::int64_t> weight_bytes;   // blocks x lanes
+  std::vector<TimeFs> weight_fs;             // blocks x memories x lanes
+  std::vector<TimeFs> output_fs;             // blocks x memories x lanes
+  std::vector<TimeFs> input_fs;              // blocks x slots x memories x lanes (unused slots: 0)
+  std::vector<TimeFs> external_fs;           // blocks x lanes (read from the slowest memory)
+  std::vector<TimeFs> compute_fs;            // blocks x lanes
+  std::vector<TimeFs> overhead_fs;           // blocks x lanes (0 on padding lanes)
+  std::vector<std::int64_t> weight_bytes;    // blocks x lanes
   std::vector<std::uint32_t> weight_tensor;  // blocks x lanes: mapping index (padding: 0)
   std::vector<std::uint32_t> output_tensor;  // blocks x lanes
   std::vector<std::uint32_t> input_tensor;   // blocks x slots x lanes (unused: 0, zero time)

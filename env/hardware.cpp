@@ -41,15 +41,16 @@ void Hardware::validate(std::string_view origin) const {
     const std::string field = "memories[" + std::to_string(m) + "]";
     const Memory& mem = memories[m];
     if (mem.name.empty()) fail(field + ".name", "must not be empty");
-    if (!names.insert(mem.name).second) fail(field + ".name", "duplicate memory '" + mem.name + "'");
+    if (!names.insert(mem.name).second)
+      fail(field + ".name", "duplicate memory '" + mem.name + "'");
     if (mem.capacity_bytes <= 0) fail(field + ".capacity_bytes", "must be positive");
     if (!finite_positive(mem.bandwidth_bytes_per_s)) {
       fail(field + ".bandwidth_bytes_per_s", "must be a finite positive number");
     }
     if (m > 0 && mem.bandwidth_bytes_per_s > memories[m - 1].bandwidth_bytes_per_s) {
-      fail(field + ".bandwidth_bytes_per_s",
-           "memories must be listed fastest first ('" + mem.name + "' is faster than '" +
-               memories[m - 1].name + "')");
+      fail(field + ".bandwidth_bytes_per_s", "memories must be listed fastest first ('" + mem.name +
+                                                 "' is faster than '" + memories[m - 1].name +
+                                                 "')");
     }
   }
   if (!finite_positive(peak_macs_per_s)) fail("compute.peak_macs_per_s", "must be positive");
@@ -65,10 +66,8 @@ void Hardware::validate(std::string_view origin) const {
 Hardware Hardware::from_yaml(std::string_view text, std::string_view origin) {
   const YamlInput in(text, std::string(origin));
   const YAML::Node& root = in.root();
-  in.reject_unknown_keys(root,
-                         {"name", "description", "memories", "compute", "layer_overhead_s",
-                          "memory_time"},
-                         "");
+  in.reject_unknown_keys(
+      root, {"name", "description", "memories", "compute", "layer_overhead_s", "memory_time"}, "");
   Hardware hw;
   hw.name = in.string(in.require(root, "name", ""), "name");
   if (auto n = in.optional(root, "description", ""); n.IsDefined()) {
@@ -172,7 +171,8 @@ Hardware load_hardware(std::string_view name_or_path) {
 
 std::vector<std::string> embedded_hardware_names() {
   std::vector<std::string> names;
-  for (const EmbeddedFile& f : embedded_hardware()) names.emplace_back(f.name);
+  for (const EmbeddedFile& f : embedded_hardware())
+    names.emplace_back(f.name);
   return names;
 }
 

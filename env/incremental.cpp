@@ -26,19 +26,14 @@ void IncrementalEvaluator::reset(std::span<const MemoryIndex> mapping) {
   acc_.assign(n * mc, 0);
   layer_fs_.assign(n, 0);
   pinned_.assign(mc, 0);
-  for (RangeMaxTree& tree : live_) tree.clear();
+  for (RangeMaxTree& tree : live_)
+    tree.clear();
   latency_ = 0;
   for (std::size_t l = 0; l < n; ++l) {
     const MemoryIndex w = mapping_[tensor_id(l, TensorKind::weight)];
     const MemoryIndex o = mapping_[tensor_id(l, TensorKind::activation)];
     TimeFs* acc = &acc_[l * mc];
-    acc[mc - 1] += sim.external_fs(l);
-    acc[w] += sim.weight_fs(l, w);
-    acc[o] += sim.output_fs(l, o);
-    for (const Simulator::Dependency& d : sim.in_edges(l)) {
-      const MemoryIndex p = mapping_[tensor_id(d.layer, TensorKind::activation)];
-      acc[p] += sim.read_fs(d.index, p);
-    }
+    sim.add_transfer_fs(l, mapping_, acc);
     layer_fs_[l] = sim.layer_time(l, acc);
     latency_ += layer_fs_[l];
     pinned_[w] += sim.tensor_bytes(tensor_id(l, TensorKind::weight));
@@ -55,7 +50,8 @@ std::int64_t IncrementalEvaluator::overflow_bytes(std::size_t m) const {
 
 std::int64_t IncrementalEvaluator::total_overflow_bytes() const {
   std::int64_t total = 0;
-  for (std::size_t m = 0; m < num_memories_; ++m) total += overflow_bytes(m);
+  for (std::size_t m = 0; m < num_memories_; ++m)
+    total += overflow_bytes(m);
   return total;
 }
 
@@ -98,9 +94,9 @@ TimeFs IncrementalEvaluator::preview_latency(std::size_t tensor, MemoryIndex m) 
   TimeFs latency = latency_ - layer_fs_[l] +
                    layer_time_after(l, old, sim.output_fs(l, old), m, sim.output_fs(l, m));
   for (const Simulator::Dependency& d : sim.out_edges(l)) {
-    latency += layer_time_after(d.layer, old, sim.read_fs(d.index, old), m,
-                                sim.read_fs(d.index, m)) -
-               layer_fs_[d.layer];
+    latency +=
+        layer_time_after(d.layer, old, sim.read_fs(d.index, old), m, sim.read_fs(d.index, m)) -
+        layer_fs_[d.layer];
   }
   return latency;
 }
@@ -112,7 +108,8 @@ std::int64_t IncrementalEvaluator::live_max_after(std::size_t m, std::size_t fir
   // Removing bytes: the new maximum is inside the range (lowered) or outside it (unchanged).
   std::int64_t best = tree.max(first, last) + delta;
   if (first > 0) best = std::max(best, tree.max(0, first - 1));
-  if (last + 1 < sim_->num_layers()) best = std::max(best, tree.max(last + 1, sim_->num_layers() - 1));
+  if (last + 1 < sim_->num_layers())
+    best = std::max(best, tree.max(last + 1, sim_->num_layers() - 1));
   return best;
 }
 
@@ -122,7 +119,8 @@ IncrementalEvaluator::Outcome IncrementalEvaluator::preview(std::size_t tensor, 
   const MemoryIndex old = mapping_[tensor];
   const std::int64_t bytes = sim_->tensor_bytes(tensor);
   std::array<std::int64_t, kMaxMemories> peak{};
-  for (std::size_t k = 0; k < num_memories_; ++k) peak[k] = peak_bytes(k);
+  for (std::size_t k = 0; k < num_memories_; ++k)
+    peak[k] = peak_bytes(k);
   if (old != m && bytes != 0) {
     if (tensor_kind(tensor) == TensorKind::weight) {
       peak[old] -= bytes;

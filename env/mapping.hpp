@@ -19,7 +19,9 @@ using Mapping = std::vector<MemoryIndex>;
 constexpr std::size_t tensor_id(std::size_t layer, TensorKind kind) {
   return 2 * layer + static_cast<std::size_t>(kind);
 }
-constexpr std::size_t tensor_layer(std::size_t tensor) { return tensor / 2; }
+constexpr std::size_t tensor_layer(std::size_t tensor) {
+  return tensor / 2;
+}
 constexpr TensorKind tensor_kind(std::size_t tensor) {
   return static_cast<TensorKind>(tensor % 2);
 }

@@ -35,8 +35,8 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
   const Hardware& hw = sim.hardware();
   if (file.header.workload != workload.name()) {
     in.fail(root["workload"], "workload",
-            "this mapping is for workload '" + file.header.workload + "', not '" +
-                workload.name() + "'");
+            "this mapping is for workload '" + file.header.workload + "', not '" + workload.name() +
+                "'");
   }
   if (auto result = in.optional(root, "result", ""); result.IsDefined()) {
     in.reject_unknown_keys(result, {"latency_fs", "valid"}, "result");
@@ -61,8 +61,10 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
     const auto m = hw.find_memory(name);
     if (!m) {
       std::string list;
-      for (const Memory& mem : hw.memories) list += (list.empty() ? "" : ", ") + mem.name;
-      in.fail(node, field, "unknown memory '" + name + "' (hardware '" + hw.name + "' has " + list + ")");
+      for (const Memory& mem : hw.memories)
+        list += (list.empty() ? "" : ", ") + mem.name;
+      in.fail(node, field,
+              "unknown memory '" + name + "' (hardware '" + hw.name + "' has " + list + ")");
     }
     return static_cast<MemoryIndex>(*m);
   };
@@ -74,8 +76,10 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
     const YAML::Node name = in.require(entry, "layer", field);
     if (in.string(name, field + ".layer") != workload.layer(l).name) {
       in.fail(name, field + ".layer",
-              "expected layer '" + workload.layer(l).name + "' (layers must be listed in the "
-              "workload's schedule order), got '" + name.Scalar() + "'");
+              "expected layer '" + workload.layer(l).name +
+                  "' (layers must be listed in the "
+                  "workload's schedule order), got '" +
+                  name.Scalar() + "'");
     }
     file.mapping[tensor_id(l, TensorKind::weight)] =
         memory(in.require(entry, "weight", field), field + ".weight");

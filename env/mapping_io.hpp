@@ -25,8 +25,8 @@ struct RecordedResult {
 };
 
 struct MappingHeader {
-  std::string workload;  // a workload name or path
-  std::string hardware;  // a hardware name or path
+  std::string workload;   // a workload name or path
+  std::string hardware;   // a hardware name or path
   int hardware_line = 0;  // where the hardware is named, for error messages
 };
 

@@ -18,7 +18,8 @@ class RangeMaxTree {
  public:
   RangeMaxTree() = default;
   explicit RangeMaxTree(std::size_t steps) {
-    while (leaves_ < steps) leaves_ *= 2, ++height_;
+    while (leaves_ < steps)
+      leaves_ *= 2, ++height_;
     value_.assign(2 * leaves_, 0);
     tag_.assign(leaves_, 0);
   }
@@ -57,7 +58,8 @@ class RangeMaxTree {
   // A step where the maximum is reached (the first one).
   std::size_t argmax() const {
     std::size_t p = 1;
-    while (p < leaves_) p = value_[2 * p] >= value_[2 * p + 1] ? 2 * p : 2 * p + 1;
+    while (p < leaves_)
+      p = value_[2 * p] >= value_[2 * p + 1] ? 2 * p : 2 * p + 1;
     return p - leaves_;
   }
 
@@ -91,7 +93,7 @@ class RangeMaxTree {
   std::size_t leaves_ = 1;
   std::size_t height_ = 0;
   std::vector<std::int64_t> value_ = std::vector<std::int64_t>(2, 0);  // 1-based heap layout
-  std::vector<std::int64_t> tag_ = std::vector<std::int64_t>(1, 0);    // pending adds of inner nodes
+  std::vector<std::int64_t> tag_ = std::vector<std::int64_t>(1, 0);  // pending adds of inner nodes
 };
 
 }  // namespace memplace

@@ -11,7 +11,8 @@ Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
   Rectified result;
   while (!ev.valid()) {
     std::size_t m = 0;
-    while (ev.overflow_bytes(m) == 0) ++m;
+    while (ev.overflow_bytes(m) == 0)
+      ++m;
     if (m == sim.slowest()) break;  // nowhere slower to go
     const std::size_t step = ev.peak_step(m);
     const auto slower = static_cast<MemoryIndex>(m + 1);

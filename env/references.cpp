@@ -46,14 +46,17 @@ TimeFs lower_bound_fs(const Simulator& sim) {
   double rate = hw.memories.front().bandwidth_bytes_per_s;
   if (sim.memory_time() == MemoryTimeCombine::max) {
     rate = 0;
-    for (const Memory& m : hw.memories) rate += m.bandwidth_bytes_per_s;
+    for (const Memory& m : hw.memories)
+      rate += m.bandwidth_bytes_per_s;
   }
   TimeFs total = 0;
   const std::span<const Layer> layers = sim.workload().layers();
   for (std::size_t l = 0; l < layers.size(); ++l) {
     const Layer& layer = layers[l];
-    std::int64_t bytes = layer.weight_traffic_bytes + layer.output_bytes + layer.external_input_bytes;
-    for (const InputEdge& e : layer.inputs) bytes += e.bytes;
+    std::int64_t bytes =
+        layer.weight_traffic_bytes + layer.output_bytes + layer.external_input_bytes;
+    for (const InputEdge& e : layer.inputs)
+      bytes += e.bytes;
     const auto mem = static_cast<TimeFs>(
         std::floor(static_cast<long double>(bytes) * 1e15L / static_cast<long double>(rate)));
     total += std::max(sim.compute_fs(l), mem) + sim.overhead_fs();

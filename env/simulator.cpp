@@ -11,7 +11,8 @@ namespace memplace {
 
 std::int64_t Evaluation::total_overflow_bytes() const {
   std::int64_t total = 0;
-  for (std::int64_t o : overflow_bytes) total += o;
+  for (std::int64_t o : overflow_bytes)
+    total += o;
   return total;
 }
 
@@ -28,7 +29,8 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
   const std::span<const Layer> layers = workload_.layers();
 
   overhead_fs_ = static_cast<TimeFs>(std::ceil(hardware_.layer_overhead_s * kFsPerSecond));
-  for (const Memory& mem : hardware_.memories) capacity_.push_back(mem.capacity_bytes);
+  for (const Memory& mem : hardware_.memories)
+    capacity_.push_back(mem.capacity_bytes);
 
   tensor_bytes_.resize(2 * n);
   last_use_.resize(n);
@@ -43,8 +45,8 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     last_use_[l] = workload_.last_use(l);
     compute_fs_[l] = duration_fs(layer.macs, hardware_.mac_rate()) +
                      duration_fs(layer.vector_ops, hardware_.vector_ops_per_s);
-    external_fs_[l] = duration_fs(layer.external_input_bytes,
-                                  hardware_.memories.back().bandwidth_bytes_per_s);
+    external_fs_[l] =
+        duration_fs(layer.external_input_bytes, hardware_.memories.back().bandwidth_bytes_per_s);
     for (std::size_t m = 0; m < m_count; ++m) {
       const double bw = hardware_.memories[m].bandwidth_bytes_per_s;
       weight_fs_[l * m_count + m] = duration_fs(layer.weight_traffic_bytes, bw);
@@ -57,7 +59,8 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
   in_offsets_.assign(n + 1, 0);
   std::vector<std::map<std::size_t, std::int64_t>> merged(n);  // consumer -> producer -> bytes
   for (std::size_t l = 0; l < n; ++l) {
-    for (const InputEdge& e : layers[l].inputs) merged[l][e.producer] += e.bytes;
+    for (const InputEdge& e : layers[l].inputs)
+      merged[l][e.producer] += e.bytes;
   }
   for (std::size_t l = 0; l < n; ++l) {
     for (const auto& [producer, bytes] : merged[l]) {
@@ -70,8 +73,10 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     in_offsets_[l + 1] = in_.size();
   }
   out_offsets_.assign(n + 1, 0);
-  for (const Dependency& d : in_) ++out_offsets_[d.layer + 1];
-  for (std::size_t l = 0; l < n; ++l) out_offsets_[l + 1] += out_offsets_[l];
+  for (const Dependency& d : in_)
+    ++out_offsets_[d.layer + 1];
+  for (std::size_t l = 0; l < n; ++l)
+    out_offsets_[l + 1] += out_offsets_[l];
   out_.resize(in_.size());
   std::vector<std::size_t> fill(out_offsets_.begin(), out_offsets_.end() - 1);
   for (std::size_t consumer = 0; consumer < n; ++consumer) {
@@ -106,19 +111,21 @@ void Simulator::check_mapping(std::span<const MemoryIndex> mapping) const {
   if (mapping.size() != num_tensors()) {
     throw std::invalid_argument("mapping has " + std::to_string(mapping.size()) +
                                 " entries; workload '" + workload_.name() + "' needs " +
-                                std::to_string(num_tensors()) + " (2 per layer: weight, activation)");
+                                std::to_string(num_tensors()) +
+                                " (2 per layer: weight, activation)");
   }
   MemoryIndex worst = 0;
-  for (MemoryIndex m : mapping) worst = std::max(worst, m);
+  for (MemoryIndex m : mapping)
+    worst = std::max(worst, m);
   if (worst < num_memories_) return;
   for (std::size_t t = 0; t < mapping.size(); ++t) {
     if (mapping[t] >= num_memories_) {
-      throw std::invalid_argument(
-          "mapping entry " + std::to_string(t) + " (" +
-          (tensor_kind(t) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
-          workload_.layer(tensor_layer(t)).name + "') is memory " + std::to_string(mapping[t]) +
-          "; hardware '" + hardware_.name + "' has memories 0.." +
-          std::to_string(num_memories_ - 1));
+      throw std::invalid_argument("mapping entry " + std::to_string(t) + " (" +
+                                  (tensor_kind(t) == TensorKind::weight ? "weight" : "activation") +
+                                  " of layer '" + workload_.layer(tensor_layer(t)).name +
+                                  "') is memory " + std::to_string(mapping[t]) + "; hardware '" +
+                                  hardware_.name + "' has memories 0.." +
+                                  std::to_string(num_memories_ - 1));
     }
   }
 }

@@ -93,19 +93,34 @@ class Simulator {
     return read_fs_[dependency * num_memories_ + m];
   }
 
+  // Adds layer l's transfer time in each memory under `mapping` to acc (num_memories() entries):
+  // its weight, its output, its graph inputs (slowest memory) and each input it reads.
+  void add_transfer_fs(std::size_t layer, std::span<const MemoryIndex> mapping, TimeFs* acc) const {
+    const MemoryIndex w = mapping[tensor_id(layer, TensorKind::weight)];
+    const MemoryIndex o = mapping[tensor_id(layer, TensorKind::activation)];
+    acc[num_memories_ - 1] += external_fs(layer);
+    acc[w] += weight_fs(layer, w);
+    acc[o] += output_fs(layer, o);
+    for (const Dependency& d : in_edges(layer)) {
+      const MemoryIndex p = mapping[tensor_id(d.layer, TensorKind::activation)];
+      acc[p] += read_fs(d.index, p);
+    }
+  }
+
   // t(l) given the per-memory transfer times of the layer (acc has num_memories() entries).
   TimeFs layer_time(std::size_t layer, const TimeFs* acc) const {
     TimeFs mem = 0;
     if (combine_ == MemoryTimeCombine::max) {
-      for (std::size_t m = 0; m < num_memories_; ++m) mem = std::max(mem, acc[m]);
+      for (std::size_t m = 0; m < num_memories_; ++m)
+        mem = std::max(mem, acc[m]);
     } else {
-      for (std::size_t m = 0; m < num_memories_; ++m) mem += acc[m];
+      for (std::size_t m = 0; m < num_memories_; ++m)
+        mem += acc[m];
     }
     return std::max(compute_fs_[layer], mem) + overhead_fs_;
   }
 
  private:
-
   Workload workload_;
   Hardware hardware_;
   MemoryTimeCombine combine_;
@@ -121,9 +136,9 @@ class Simulator {
   std::vector<TimeFs> external_fs_;         // per layer (from the slowest memory)
   std::vector<std::size_t> in_offsets_;     // CSR by consumer over in_
   std::vector<Dependency> in_;
-  std::vector<std::size_t> out_offsets_;    // CSR by producer over out_
+  std::vector<std::size_t> out_offsets_;  // CSR by producer over out_
   std::vector<Dependency> out_;
-  std::vector<TimeFs> read_fs_;             // per dependency x memory
+  std::vector<TimeFs> read_fs_;  // per dependency x memory
 
   bool scalar_kernel_;
   detail::EvaluationPlan plan_;

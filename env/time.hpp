@@ -21,7 +21,11 @@ inline TimeFs duration_fs(std::int64_t amount, double rate) {
   return static_cast<TimeFs>(std::ceil(fs));
 }
 
-inline double to_seconds(TimeFs t) { return static_cast<double>(t) / kFsPerSecond; }
-inline double to_microseconds(TimeFs t) { return static_cast<double>(t) / 1e9; }
+inline double to_seconds(TimeFs t) {
+  return static_cast<double>(t) / kFsPerSecond;
+}
+inline double to_microseconds(TimeFs t) {
+  return static_cast<double>(t) / 1e9;
+}
 
 }  // namespace memplace

@@ -16,7 +16,7 @@ namespace memplace {
 namespace {
 
 constexpr std::array<std::string_view, kOpKindCount> kOpNames = {
-    "conv", "depthwise_conv", "matmul",    "gemm",   "pool", "elementwise",
+    "conv", "depthwise_conv", "matmul",    "gemm",   "pool",  "elementwise",
     "norm", "softmax",        "embedding", "concat", "other",
 };
 
@@ -26,7 +26,9 @@ std::string layer_field(std::size_t i, std::string_view field) {
 
 }  // namespace
 
-std::string_view op_name(OpKind op) { return kOpNames.at(static_cast<std::size_t>(op)); }
+std::string_view op_name(OpKind op) {
+  return kOpNames.at(static_cast<std::size_t>(op));
+}
 
 std::optional<OpKind> op_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kOpNames.size(); ++i) {
@@ -90,7 +92,8 @@ Workload::Workload(WorkloadInfo info, std::vector<Layer> layers, std::string_vie
   consumers_.resize(consumer_offsets_.back());
   std::vector<std::size_t> fill(consumer_offsets_.begin(), consumer_offsets_.end() - 1);
   for (std::size_t i = 0; i < layers_.size(); ++i) {
-    for (const InputEdge& e : layers_[i].inputs) consumers_[fill[e.producer]++] = i;
+    for (const InputEdge& e : layers_[i].inputs)
+      consumers_[fill[e.producer]++] = i;
   }
 }
 
@@ -108,19 +111,22 @@ std::span<const std::size_t> Workload::consumers(std::size_t i) const {
 
 std::int64_t Workload::total_macs() const {
   std::int64_t total = 0;
-  for (const Layer& l : layers_) total += l.macs;
+  for (const Layer& l : layers_)
+    total += l.macs;
   return total;
 }
 
 std::int64_t Workload::total_weight_bytes() const {
   std::int64_t total = 0;
-  for (const Layer& l : layers_) total += l.weight_bytes;
+  for (const Layer& l : layers_)
+    total += l.weight_bytes;
   return total;
 }
 
 std::int64_t Workload::total_output_bytes() const {
   std::int64_t total = 0;
-  for (const Layer& l : layers_) total += l.output_bytes;
+  for (const Layer& l : layers_)
+    total += l.output_bytes;
   return total;
 }
 
@@ -165,9 +171,11 @@ std::string describe_cycle(const std::vector<std::vector<std::size_t>>& succ,
       const std::size_t v = succ[u][next++];
       if (color[v] == grey) {
         std::vector<std::size_t> cycle = {v};
-        for (std::size_t w = u; w != v; w = parent[w]) cycle.push_back(w);
+        for (std::size_t w = u; w != v; w = parent[w])
+          cycle.push_back(w);
         std::string text;
-        for (auto it = cycle.rbegin(); it != cycle.rend(); ++it) text += names[*it] + " -> ";
+        for (auto it = cycle.rbegin(); it != cycle.rend(); ++it)
+          text += names[*it] + " -> ";
         return "cycle: " + names[v] + " -> " + text.substr(0, text.size() - 4);
       }
       if (color[v] == white) {
@@ -202,7 +210,8 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
 
   const YAML::Node layer_nodes = in.require(root, "layers", "");
   in.require_sequence(layer_nodes, "layers");
-  if (layer_nodes.size() == 0) in.fail(layer_nodes, "layers", "a workload needs at least one layer");
+  if (layer_nodes.size() == 0)
+    in.fail(layer_nodes, "layers", "a workload needs at least one layer");
 
   std::vector<Layer> layers(layer_nodes.size());
   std::unordered_map<std::string, std::size_t> by_name;
@@ -210,11 +219,11 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
   for (std::size_t i = 0; i < layer_nodes.size(); ++i) {
     const YAML::Node node = layer_nodes[i];
     const std::string field = "layers[" + std::to_string(i) + "]";
-    in.reject_unknown_keys(node,
-                           {"name", "op", "macs", "vector_ops", "weight_bytes",
-                            "weight_traffic_bytes", "output_bytes", "external_input_bytes",
-                            "inputs"},
-                           field);
+    in.reject_unknown_keys(
+        node,
+        {"name", "op", "macs", "vector_ops", "weight_bytes", "weight_traffic_bytes", "output_bytes",
+         "external_input_bytes", "inputs"},
+        field);
     Layer& l = layers[i];
     const YAML::Node name = in.require(node, "name", field);
     l.name = in.string(name, field + ".name");
@@ -229,7 +238,8 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
     const auto kind = op_from_name(op_text);
     if (!kind) {
       std::string list;
-      for (std::string_view n : kOpNames) list += (list.empty() ? "" : ", ") + std::string(n);
+      for (std::string_view n : kOpNames)
+        list += (list.empty() ? "" : ", ") + std::string(n);
       in.fail(op, field + ".op", "unknown op '" + op_text + "' (expected one of: " + list + ")");
     }
     l.op = *kind;
@@ -248,7 +258,8 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
   // Second pass: edges, by producer name.
   std::vector<std::vector<std::size_t>> succ(layers.size());
   std::vector<std::string> names;
-  for (const Layer& l : layers) names.push_back(l.name);
+  for (const Layer& l : layers)
+    names.push_back(l.name);
   bool out_of_order = false;
   YAML::Node first_out_of_order;
   std::string first_out_of_order_field;
@@ -280,7 +291,8 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
   }
   if (out_of_order) {
     const std::string cycle = describe_cycle(succ, names);
-    if (!cycle.empty()) in.fail(first_out_of_order, first_out_of_order_field, "the graph has a " + cycle);
+    if (!cycle.empty())
+      in.fail(first_out_of_order, first_out_of_order_field, "the graph has a " + cycle);
     in.fail(first_out_of_order, first_out_of_order_field,
             "refers to a later layer; layers must be listed in schedule (topological) order");
   }
@@ -295,7 +307,8 @@ std::string Workload::to_yaml() const {
   YAML::Emitter out;
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << info_.name;
-  if (!info_.description.empty()) out << YAML::Key << "description" << YAML::Value << info_.description;
+  if (!info_.description.empty())
+    out << YAML::Key << "description" << YAML::Value << info_.description;
   if (!info_.source.empty()) out << YAML::Key << "source" << YAML::Value << info_.source;
   out << YAML::Key << "element_bytes" << YAML::Value << info_.element_bytes;
   out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
@@ -329,17 +342,22 @@ std::string Workload::to_yaml() const {
   return std::string(out.c_str()) + "\n";
 }
 
-void Workload::save(const std::filesystem::path& path) const { write_file_atomically(path, to_yaml()); }
+void Workload::save(const std::filesystem::path& path) const {
+  write_file_atomically(path, to_yaml());
+}
 
 Workload load_workload(std::string_view name_or_path) {
   for (const EmbeddedFile& f : embedded_workloads()) {
-    if (f.name == name_or_path) return Workload::from_yaml(f.text, "workloads/" + std::string(f.name) + ".yaml");
+    if (f.name == name_or_path)
+      return Workload::from_yaml(f.text, "workloads/" + std::string(f.name) + ".yaml");
   }
   const std::filesystem::path path(name_or_path);
   if (!std::filesystem::exists(path)) {
     std::string list;
-    for (const EmbeddedFile& f : embedded_workloads()) list += (list.empty() ? "" : ", ") + std::string(f.name);
-    throw InputError(std::string(name_or_path) + ": no such workload file, and not a shipped workload (" +
+    for (const EmbeddedFile& f : embedded_workloads())
+      list += (list.empty() ? "" : ", ") + std::string(f.name);
+    throw InputError(std::string(name_or_path) +
+                     ": no such workload file, and not a shipped workload (" +
                      (list.empty() ? std::string("none shipped") : list) + ")");
   }
   return Workload::load(path);
@@ -347,10 +365,13 @@ Workload load_workload(std::string_view name_or_path) {
 
 std::vector<std::string> embedded_workload_names() {
   std::vector<std::string> names;
-  for (const EmbeddedFile& f : embedded_workloads()) names.emplace_back(f.name);
+  for (const EmbeddedFile& f : embedded_workloads())
+    names.emplace_back(f.name);
   return names;
 }
 
-std::vector<std::string> paper_workload_names() { return {"resnet50", "resnet101", "bert-base"}; }
+std::vector<std::string> paper_workload_names() {
+  return {"resnet50", "resnet101", "bert-base"};
+}
 
 }  // namespace memplace

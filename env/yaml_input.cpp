@@ -31,9 +31,9 @@ void reject_binary(std::string_view text, const std::string& origin) {
   for (unsigned char c : text) {
     if (c == '\n') ++line;
     if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
-      throw InputError(input_error_message(origin, line, "",
-                                           "binary data (control byte " + std::to_string(c) +
-                                               "); expected a YAML text file"));
+      throw InputError(input_error_message(
+          origin, line, "",
+          "binary data (control byte " + std::to_string(c) + "); expected a YAML text file"));
     }
   }
 }
@@ -116,10 +116,12 @@ void YamlInput::reject_unknown_keys(const YAML::Node& node,
     if (!kv.first.IsScalar()) fail(kv.first, field, "keys must be plain names");
     const std::string key = kv.first.Scalar();
     bool known = false;
-    for (std::string_view a : allowed) known = known || (a == key);
+    for (std::string_view a : allowed)
+      known = known || (a == key);
     if (!known) {
       std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      for (std::string_view a : allowed)
+        list += (list.empty() ? "" : ", ") + std::string(a);
       fail(kv.first, field.empty() ? key : field + "." + key,
            "unknown field (expected one of: " + list + ")");
     }
@@ -146,7 +148,8 @@ double YamlInput::number(const YAML::Node& node, const std::string& field) const
   } catch (const std::exception&) {
     fail(node, field, "expected a number, got " + scalar_preview(node));
   }
-  while (used < s.size() && std::isspace(static_cast<unsigned char>(s[used]))) ++used;
+  while (used < s.size() && std::isspace(static_cast<unsigned char>(s[used])))
+    ++used;
   if (used != s.size()) fail(node, field, "expected a number, got " + scalar_preview(node));
   if (!std::isfinite(value)) fail(node, field, "must be finite, got " + scalar_preview(node));
   return value;

@@ -35,7 +35,8 @@ inline Result evaluate(const Workload& w, const Hardware& hw, const Mapping& map
     charge(mems - 1, layer.external_input_bytes);
     // Parallel edges from one producer are one read of their summed bytes.
     std::vector<std::int64_t> from(n, 0);
-    for (const InputEdge& e : layer.inputs) from[e.producer] += e.bytes;
+    for (const InputEdge& e : layer.inputs)
+      from[e.producer] += e.bytes;
     for (std::size_t p = 0; p < n; ++p) {
       if (from[p] != 0) charge(mapping[2 * p + 1], from[p]);
     }
@@ -43,10 +44,10 @@ inline Result evaluate(const Workload& w, const Hardware& hw, const Mapping& map
     for (TimeFs t : mem_time) {
       mem = hw.memory_time == MemoryTimeCombine::max ? std::max(mem, t) : mem + t;
     }
-    const TimeFs compute = duration_fs(layer.macs, hw.mac_rate()) +
-                           duration_fs(layer.vector_ops, hw.vector_ops_per_s);
-    r.latency_fs += std::max(compute, mem) +
-                    static_cast<TimeFs>(std::ceil(hw.layer_overhead_s * kFsPerSecond));
+    const TimeFs compute =
+        duration_fs(layer.macs, hw.mac_rate()) + duration_fs(layer.vector_ops, hw.vector_ops_per_s);
+    r.latency_fs +=
+        std::max(compute, mem) + static_cast<TimeFs>(std::ceil(hw.layer_overhead_s * kFsPerSecond));
   }
   r.peak_bytes.assign(mems, 0);
   r.peak_step.assign(mems, 0);

@@ -31,7 +31,8 @@ Run run(const std::vector<std::string>& args) {
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
   std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
+  for (std::string w; in >> w;)
+    words.push_back(w);
   return words;
 }
 
@@ -73,7 +74,8 @@ TEST_CASE("every file of the bad-input corpus exits 2 with its message") {
   CHECK(covered.size() >= 15);
   for (const auto& entry : std::filesystem::directory_iterator(kData + "/bad")) {
     const std::string name = entry.path().filename().string();
-    if (name != "EXPECTED.txt") CHECK_MESSAGE(covered.count(name) == 1, name << " is not in EXPECTED.txt");
+    if (name != "EXPECTED.txt")
+      CHECK_MESSAGE(covered.count(name) == 1, name << " is not in EXPECTED.txt");
   }
 }
 

@@ -16,7 +16,8 @@ namespace {
 Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories) {
   std::uniform_int_distribution<int> pick(0, static_cast<int>(memories) - 1);
   Mapping m(tensors);
-  for (MemoryIndex& x : m) x = static_cast<MemoryIndex>(pick(rng));
+  for (MemoryIndex& x : m)
+    x = static_cast<MemoryIndex>(pick(rng));
   return m;
 }
 
@@ -45,7 +46,8 @@ TEST_CASE("both evaluation kernels match the naive cost model on random DAGs") {
           REQUIRE(a.peak_bytes == b.peak_bytes);
           REQUIRE(a.overflow_bytes == b.overflow_bytes);
           TimeFs sum = 0;
-          for (TimeFs t : a.layer_fs) sum += t;
+          for (TimeFs t : a.layer_fs)
+            sum += t;
           REQUIRE(sum == a.latency_fs);
           // The incremental evaluator's peak step is the naive first peak.
           IncrementalEvaluator inc(vector, m);
@@ -83,7 +85,8 @@ std::size_t check_random_moves(const Simulator& sim, std::uint64_t seed, std::si
     // Bias some mappings towards fast memories so that both valid and invalid states occur.
     Mapping start = random_mapping(rng, sim.num_tensors(), sim.num_memories());
     if (i % 2 == 1) {
-      for (MemoryIndex& x : start) x = rng() % 4 == 0 ? x : sim.slowest();
+      for (MemoryIndex& x : start)
+        x = rng() % 4 == 0 ? x : sim.slowest();
     }
     IncrementalEvaluator inc(sim, start);
     require_agree(sim, inc, scratch);

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "env/references.hpp"
 #include "env/rectify.hpp"
+#include "env/references.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {
@@ -77,7 +77,8 @@ TEST_CASE("reference properties on every shipped workload") {
       std::mt19937_64 rng(3);
       for (int i = 0; i < 20; ++i) {
         Mapping m(sim.num_tensors());
-        for (MemoryIndex& x : m) x = static_cast<MemoryIndex>(rng() % sim.num_memories());
+        for (MemoryIndex& x : m)
+          x = static_cast<MemoryIndex>(rng() % sim.num_memories());
         const Rectified r = rectify(sim, m);
         REQUIRE(r.valid);
         const Evaluation e = sim.evaluate(r.mapping);
@@ -103,7 +104,8 @@ TEST_CASE("compiler mapping is valid and the bound holds on random DAGs") {
       REQUIRE(bound <= compiler.latency_fs);
       for (int i = 0; i < 20; ++i) {
         Mapping m(sim.num_tensors());
-        for (MemoryIndex& x : m) x = static_cast<MemoryIndex>(rng() % levels);
+        for (MemoryIndex& x : m)
+          x = static_cast<MemoryIndex>(rng() % levels);
         const Evaluation e = sim.evaluate(m);
         if (e.valid) REQUIRE(bound <= e.latency_fs);
         const Rectified r = rectify(sim, m);

@@ -13,7 +13,9 @@ using toy::ns;
 constexpr MemoryIndex F = 0;
 constexpr MemoryIndex S = 1;
 
-Mapping map_of(std::initializer_list<MemoryIndex> values) { return Mapping(values); }
+Mapping map_of(std::initializer_list<MemoryIndex> values) {
+  return Mapping(values);
+}
 
 TEST_CASE("chain: all-SLOW, all-FAST and a mixed mapping") {
   const Simulator sim(toy::chain(), toy::hardware());

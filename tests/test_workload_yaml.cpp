@@ -61,12 +61,14 @@ TEST_CASE("workload errors name the line and the field") {
   const std::string head = "name: t\nlayers:\n  - name: A\n    op: conv\n";
   CHECK(error_of([&] { Workload::from_yaml(head + "    output_bytes: -1\n", "t.yaml"); }) ==
         "t.yaml:5: layers[0].output_bytes: must be non-negative, got '-1'");
-  CHECK(error_of([&] { Workload::from_yaml(head + "    output_bytes: 1\n    macs: .nan\n", "t.yaml"); }) ==
-        "t.yaml:6: layers[0].macs: must be finite, got '.nan'");
+  CHECK(error_of([&] {
+          Workload::from_yaml(head + "    output_bytes: 1\n    macs: .nan\n", "t.yaml");
+        }) == "t.yaml:6: layers[0].macs: must be finite, got '.nan'");
   CHECK(error_of([&] { Workload::from_yaml(head, "t.yaml"); }) ==
         "t.yaml:3: layers[0].output_bytes: missing required field");
-  CHECK(error_of([&] { Workload::from_yaml("name: t\nlayers: [\n", "t.yaml"); })
-            .starts_with("t.yaml:3: YAML syntax error"));
+  CHECK(error_of([&] {
+          Workload::from_yaml("name: t\nlayers: [\n", "t.yaml");
+        }).starts_with("t.yaml:3: YAML syntax error"));
   CHECK(error_of([&] { Workload::from_yaml("", "t.yaml"); }) == "t.yaml: empty document");
   CHECK(error_of([&] { Workload::from_yaml("- a\n- b\n", "t.yaml"); }) ==
         "t.yaml:1: document: expected a map, got a list");
@@ -87,16 +89,19 @@ TEST_CASE("the in-memory constructor validates too") {
   std::vector<Layer> layers(2);
   layers[0].name = "A";
   layers[1].name = "A";
-  CHECK(error_of([&] { Workload(WorkloadInfo{"w", "", "", 1}, layers, "code"); }) ==
-        "code: layers[1].name: duplicate layer name 'A' (first used by layers[0])");
+  CHECK(error_of([&] {
+          Workload(WorkloadInfo{"w", "", "", 1}, layers, "code");
+        }) == "code: layers[1].name: duplicate layer name 'A' (first used by layers[0])");
   layers[1].name = "B";
   layers[1].inputs = {{5, 1}};
-  CHECK(error_of([&] { Workload(WorkloadInfo{"w", "", "", 1}, layers, "code"); }) ==
-        "code: layers[1].inputs[0]: refers to a layer that does not exist");
+  CHECK(error_of([&] {
+          Workload(WorkloadInfo{"w", "", "", 1}, layers, "code");
+        }) == "code: layers[1].inputs[0]: refers to a layer that does not exist");
   layers[1].inputs = {};
   layers[0].macs = -1;
-  CHECK(error_of([&] { Workload(WorkloadInfo{"w", "", "", 1}, layers, "code"); }) ==
-        "code: layers[0].macs: must be non-negative");
+  CHECK(error_of([&] {
+          Workload(WorkloadInfo{"w", "", "", 1}, layers, "code");
+        }) == "code: layers[0].macs: must be non-negative");
 }
 
 TEST_CASE("hardware files round trip and validate") {
@@ -107,8 +112,9 @@ TEST_CASE("hardware files round trip and validate") {
   CHECK(Hardware::from_yaml(nnpi.to_yaml(), "nnpi") == nnpi);
   const Hardware toy = toy::hardware();
   CHECK(Hardware::from_yaml(toy.to_yaml(), "toy") == toy);
-  CHECK(error_of([] { load_hardware("no-such-hardware"); })
-            .starts_with("no-such-hardware: no such hardware file"));
+  CHECK(error_of([] {
+          load_hardware("no-such-hardware");
+        }).starts_with("no-such-hardware: no such hardware file"));
 }
 
 TEST_CASE("mapping files round trip, with the recorded result") {

@@ -96,7 +96,10 @@ Workload random_workload(std::uint64_t seed, std::size_t count) {
       const std::int64_t fan_in = uniform(1, 3);
       for (std::int64_t k = 0; k < fan_in; ++k) {
         // Mostly recent producers, sometimes far back (long live ranges), sometimes repeated.
-        const std::size_t back = static_cast<std::size_t>(uniform(0, 4) == 0 ? uniform(1, static_cast<std::int64_t>(i)) : uniform(1, std::min<std::int64_t>(2, static_cast<std::int64_t>(i))));
+        const std::size_t back = static_cast<std::size_t>(
+            uniform(0, 4) == 0
+                ? uniform(1, static_cast<std::int64_t>(i))
+                : uniform(1, std::min<std::int64_t>(2, static_cast<std::int64_t>(i))));
         const std::size_t p = i - back;
         l.inputs.push_back({p, layers[p].output_bytes});
       }

@@ -13,7 +13,9 @@
 
 namespace memplace::toy {
 
-constexpr TimeFs ns(std::int64_t n) { return n * 1'000'000; }
+constexpr TimeFs ns(std::int64_t n) {
+  return n * 1'000'000;
+}
 
 Hardware hardware(MemoryTimeCombine combine = MemoryTimeCombine::max);
 // The same with `memories` levels (1 to 8): FAST, MID (1 byte = 5 ns, 2000 B), SLOW, ARCHIVE,
