@@ -25,12 +25,19 @@ void TextTable::print(std::ostream& out) const {
     for (std::size_t c = 0; c < row.size(); ++c)
       width[c] = std::max(width[c], row[c].size());
   }
+  // A column is right-aligned when every body cell in it is a number.
+  std::vector<bool> numeric(columns, rows_.size() > 1);
+  for (std::size_t r = 1; r < rows_.size(); ++r) {
+    for (std::size_t c = 0; c < columns; ++c) {
+      numeric[c] = numeric[c] && c < rows_[r].size() && looks_numeric(rows_[r][c]);
+    }
+  }
   auto print_row = [&](const std::vector<std::string>& row) {
     out << '|';
     for (std::size_t c = 0; c < columns; ++c) {
       const std::string cell = c < row.size() ? row[c] : "";
       const std::string pad(width[c] - cell.size(), ' ');
-      out << ' ' << (looks_numeric(cell) ? pad + cell : cell + pad) << " |";
+      out << ' ' << (numeric[c] ? pad + cell : cell + pad) << " |";
     }
     out << '\n';
   };

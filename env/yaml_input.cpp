@@ -161,10 +161,18 @@ std::int64_t YamlInput::count(const YAML::Node& node, const std::string& field) 
   if (value != std::floor(value)) {
     fail(node, field, "must be a whole number, got " + scalar_preview(node));
   }
-  if (value > 9.0e18) fail(node, field, "too large, got " + scalar_preview(node));
-  // Parse integers exactly (a double loses precision past 2^53).
+  // Plain decimal integers are parsed exactly; other spellings (4.09e9, 0x10) go through a double,
+  // which is exact only below 2^53.
   const std::string& s = node.Scalar();
-  if (s.find_first_of(".eE") == std::string::npos) return std::stoll(s);
+  const bool decimal =
+      !s.empty() && s.find_first_not_of("0123456789", s[0] == '+' ? 1 : 0) == std::string::npos;
+  if (decimal) {
+    if (value > 9.0e18) fail(node, field, "too large, got " + scalar_preview(node));
+    return std::stoll(s);
+  }
+  if (value > 9007199254740992.0) {
+    fail(node, field, "too large to be exact in this notation; write it as a plain integer");
+  }
   return static_cast<std::int64_t>(value);
 }
 

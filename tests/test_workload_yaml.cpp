@@ -83,6 +83,12 @@ TEST_CASE("sizes accept integral scientific notation and keep big integers exact
   CHECK(Workload::from_yaml(head + "4.09e9\n", "t").layer(0).output_bytes == 4'090'000'000);
   CHECK(Workload::from_yaml(head + "9007199254740993\n", "t").layer(0).output_bytes ==
         9'007'199'254'740'993);
+  CHECK(Workload::from_yaml(head + "0x10\n", "t").layer(0).output_bytes == 16);
+  CHECK(error_of([&] { Workload::from_yaml(head + "1e17\n", "t"); }) ==
+        "t:5: layers[0].output_bytes: too large to be exact in this notation; write it as a plain "
+        "integer");
+  CHECK(error_of([&] { Workload::from_yaml(head + "99999999999999999999\n", "t"); }) ==
+        "t:5: layers[0].output_bytes: too large, got '99999999999999999999'");
 }
 
 TEST_CASE("the in-memory constructor validates too") {
