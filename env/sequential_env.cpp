@@ -1,0 +1,200 @@
+#include "env/sequential_env.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "env/env_options.hpp"
+
+namespace memplace {
+
+namespace {
+
+// Columns of the dynamic node features.
+constexpr std::size_t kWeightMemory = 0;
+constexpr std::size_t kActivationMemory = 1;
+constexpr std::size_t kWeightPlaced = 2;
+constexpr std::size_t kActivationPlaced = 3;
+constexpr std::size_t kWeightCurrent = 4;
+constexpr std::size_t kActivationCurrent = 5;
+
+std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t activation_column) {
+  return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
+}
+
+std::vector<std::size_t> make_placement_order(const Simulator& sim, PlacementOrder order) {
+  std::vector<std::size_t> tensors;
+  for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
+    if (sim.tensor_bytes(t) > 0) tensors.push_back(t);
+  }
+  if (order == PlacementOrder::msa) {
+    IncrementalEvaluator ev(sim);
+    std::vector<double> key(sim.num_tensors(), 0.0);
+    for (std::size_t t : tensors) {
+      const auto benefit = static_cast<double>(ev.latency_fs() - ev.preview_latency(t, 0));
+      key[t] = benefit / std::sqrt(static_cast<double>(sim.tensor_bytes(t)));
+    }
+    std::stable_sort(tensors.begin(), tensors.end(),
+                     [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
+  }
+  return tensors;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> SequentialEnv::option_specs() {
+  std::vector<OptionSpec> specs = common_option_specs();
+  specs.push_back({"order",
+                   "schedule",
+                   {"schedule", "msa"},
+                   "placement order: schedule (layer order, weight first) or msa (benefit per "
+                   "sqrt(bytes), descending)"});
+  specs.push_back({"reward",
+                   "dense",
+                   {"dense", "terminal"},
+                   "dense: each step's change in speedup; terminal: the total at the last step"});
+  return specs;
+}
+
+SequentialOptions SequentialEnv::parse_options(const OptionMap& resolved) {
+  SequentialOptions o;
+  o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
+  o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
+  return o;
+}
+
+SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                             SequentialOptions options)
+    : id_(std::move(id)),
+      ctx_(std::move(context)),
+      options_(options),
+      order_(std::make_shared<const std::vector<std::size_t>>(
+          make_placement_order(*ctx_->sim, options.order))),
+      pristine_(*ctx_->sim),
+      ev_(pristine_) {
+  const Simulator& sim = *ctx_->sim;
+  if (order_->empty()) {
+    throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
+  }
+  auto dynamic = std::make_shared<std::vector<float>>(sim.num_layers() * kDynamicFeatures, 0.0f);
+  const float slowest = sim.num_memories() <= 1 ? 0.0f : 1.0f;
+  for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+    (*dynamic)[l * kDynamicFeatures + kWeightMemory] = slowest;
+    (*dynamic)[l * kDynamicFeatures + kActivationMemory] = slowest;
+  }
+  pristine_dynamic_ = std::move(dynamic);
+  dynamic_ = *pristine_dynamic_;
+  mask_.assign(sim.num_memories(), 0);
+}
+
+Space SequentialEnv::observation_space() const {
+  const Simulator& sim = *ctx_->sim;
+  return GraphSpace{sim.num_layers(),
+                    ctx_->graph->num_features + kDynamicFeatures,
+                    ctx_->graph->num_edges(),
+                    sim.num_memories(),
+                    0.0f,
+                    1.0f};
+}
+
+Space SequentialEnv::action_space() const {
+  return Discrete{static_cast<std::int64_t>(ctx_->sim->num_memories())};
+}
+
+ObservationView SequentialEnv::observation() const {
+  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, kDynamicFeatures, mask_};
+}
+
+void SequentialEnv::point_at(std::size_t tensor, float flag) {
+  dynamic_[tensor_layer(tensor) * kDynamicFeatures +
+           column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
+}
+
+void SequentialEnv::refresh_mask() {
+  const std::size_t tensor = (*order_)[cursor_];
+  for (std::size_t m = 0; m < mask_.size(); ++m) {
+    mask_[m] = ev_.fits(tensor, static_cast<MemoryIndex>(m)) ? 1 : 0;
+  }
+}
+
+ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
+  if (seed) rng_.reseed(*seed);
+  ev_ = pristine_;
+  std::copy(pristine_dynamic_->begin(), pristine_dynamic_->end(), dynamic_.begin());
+  cursor_ = 0;
+  done_ = false;
+  point_at((*order_)[0], 1.0f);
+  refresh_mask();
+  info_ = EnvInfo{};
+  info_.latency_fs = ev_.latency_fs();
+  info_.speedup = ctx_->speedup(info_.latency_fs);
+  return {observation(), info_};
+}
+
+StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
+  if (done_) {
+    throw std::invalid_argument(id_ + ": step() after the episode ended; call reset() first");
+  }
+  if (action.size() != 1) {
+    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
+                                " entries; expected 1 (a memory index)");
+  }
+  const std::int64_t a = action[0];
+  const std::size_t tensor = (*order_)[cursor_];
+  if (a < 0 || a >= static_cast<std::int64_t>(mask_.size())) {
+    throw std::invalid_argument(id_ + ": action " + std::to_string(a) + " is not a memory (0.." +
+                                std::to_string(mask_.size() - 1) + ")");
+  }
+  if (mask_[static_cast<std::size_t>(a)] == 0) {
+    throw std::invalid_argument(
+        id_ + ": action " + std::to_string(a) + " is masked: " +
+        ctx_->sim->hardware().memories[static_cast<std::size_t>(a)].name + " cannot hold the " +
+        (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
+        ctx_->sim->workload().layer(tensor_layer(tensor)).name + "' over its live range");
+  }
+
+  const double before = info_.speedup;
+  const auto m = static_cast<MemoryIndex>(a);
+  ev_.move(tensor, m);
+  const std::size_t memories = mask_.size();
+  const std::size_t row = tensor_layer(tensor) * kDynamicFeatures;
+  dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
+      memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
+  dynamic_[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;
+  point_at(tensor, 0.0f);
+  ++cursor_;
+
+  StepResult r;
+  info_.latency_fs = ev_.latency_fs();
+  info_.speedup = ctx_->speedup(info_.latency_fs);
+  info_.step = cursor_;
+  r.terminated = cursor_ == order_->size();
+  if (options_.reward == RewardTiming::dense) {
+    r.reward = info_.speedup - before;
+  } else if (r.terminated) {
+    r.reward = info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
+  }
+  if (r.terminated) {
+    done_ = true;
+    std::fill(mask_.begin(), mask_.end(), 0);
+  } else {
+    point_at((*order_)[cursor_], 1.0f);
+    refresh_mask();
+  }
+  r.info = info_;
+  r.obs = observation();
+  return r;
+}
+
+OptionMap SequentialEnv::options() const {
+  OptionMap o;
+  const Simulator& sim = *ctx_->sim;
+  o["workload"] = ctx_->workload_spec;
+  o["hardware"] = ctx_->hardware_spec;
+  o["memory_time"] = std::string(combine_name(sim.memory_time()));
+  o["order"] = options_.order == PlacementOrder::msa ? "msa" : "schedule";
+  o["reward"] = options_.reward == RewardTiming::terminal ? "terminal" : "dense";
+  return o;
+}
+
+}  // namespace memplace

@@ -1,0 +1,73 @@
+// The sequential (mallocGame-style) environment: one tensor per step, in a fixed order, with an
+// action mask of the memories where it fits over its whole live range. Tensors not yet placed
+// count in the slowest memory, so every state is a valid mapping and every episode ends valid.
+// docs/envs/sequential.md describes observation, action, reward, termination and options.
+#pragma once
+
+#include "env/env.hpp"
+#include "env/env_options.hpp"
+#include "env/incremental.hpp"
+#include "env/placement_context.hpp"
+
+namespace memplace {
+
+enum class PlacementOrder : std::uint8_t {
+  schedule,  // layer by layer, weight before activation (default)
+  msa,       // benefit per sqrt(bytes), descending, as XLA's memory-space assignment orders
+};
+enum class RewardTiming : std::uint8_t {
+  dense,     // each step: the change in speedup this decision makes (default)
+  terminal,  // 0 until the last step, then final speedup - all-slowest speedup
+};
+
+struct SequentialOptions {
+  PlacementOrder order = PlacementOrder::schedule;
+  RewardTiming reward = RewardTiming::dense;
+};
+
+class SequentialEnv final : public Env {
+ public:
+  SequentialEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                SequentialOptions options = {});
+  static std::vector<OptionSpec> option_specs();
+  static SequentialOptions parse_options(const OptionMap& resolved);
+
+  // Node feature columns after the static ones.
+  static constexpr std::size_t kDynamicFeatures = 6;
+
+  const std::string& id() const override { return id_; }
+  Space observation_space() const override;
+  Space action_space() const override;
+  std::size_t episode_length() const override { return order_->size(); }
+  ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
+  StepResult step(std::span<const std::int64_t> action) override;
+  using Env::step;
+  ObservationView observation() const override;
+  std::unique_ptr<Env> clone() const override { return std::make_unique<SequentialEnv>(*this); }
+  OptionMap options() const override;
+  const Simulator& simulator() const override { return *ctx_->sim; }
+
+  // The tensors of an episode, in placement order (tensors of zero bytes are not placed).
+  std::span<const std::size_t> placement_order() const { return *order_; }
+  // The mapping so far (unplaced tensors in the slowest memory).
+  std::span<const MemoryIndex> mapping() const { return ev_.mapping(); }
+
+ private:
+  void point_at(std::size_t tensor, float flag);
+  void refresh_mask();
+
+  std::string id_;
+  std::shared_ptr<const PlacementContext> ctx_;
+  SequentialOptions options_;
+  std::shared_ptr<const std::vector<std::size_t>> order_;
+  IncrementalEvaluator pristine_;  // all-slowest, copied on reset
+  IncrementalEvaluator ev_;
+  std::shared_ptr<const std::vector<float>> pristine_dynamic_;
+  std::vector<float> dynamic_;  // N x kDynamicFeatures
+  std::vector<std::uint8_t> mask_;
+  std::size_t cursor_ = 0;
+  bool done_ = true;
+  EnvInfo info_;
+};
+
+}  // namespace memplace

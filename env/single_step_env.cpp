@@ -1,0 +1,181 @@
+#include "env/single_step_env.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "env/env_options.hpp"
+#include "env/rectify.hpp"
+#include "env/references.hpp"
+
+namespace memplace {
+
+namespace {
+
+float memory_feature(MemoryIndex m, std::size_t memories) {
+  return memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
+}
+
+}  // namespace
+
+std::vector<OptionSpec> SingleStepEnv::option_specs() {
+  std::vector<OptionSpec> specs = common_option_specs();
+  specs.push_back({"reward",
+                   "speedup",
+                   {"speedup", "log-speedup", "egrl"},
+                   "speedup - 1, log(speedup), or speedup^2 - 1 (EGRL) for a valid mapping"});
+  specs.push_back({"invalid",
+                   "penalize",
+                   {"penalize", "rectify"},
+                   "an overflowing mapping gets a penalty, or is rectified and scored"});
+  return specs;
+}
+
+SingleStepOptions SingleStepEnv::parse_options(const OptionMap& resolved) {
+  SingleStepOptions o;
+  const std::string& reward = resolved.at("reward");
+  o.reward = reward == "log-speedup" ? SpeedupReward::log_speedup
+             : reward == "egrl"      ? SpeedupReward::egrl
+                                     : SpeedupReward::speedup;
+  o.invalid =
+      resolved.at("invalid") == "rectify" ? InvalidPolicy::rectify : InvalidPolicy::penalize;
+  return o;
+}
+
+SingleStepEnv::SingleStepEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                             SingleStepOptions options)
+    : id_(std::move(id)), ctx_(std::move(context)), options_(options) {
+  const Simulator& sim = *ctx_->sim;
+  const std::size_t m_count = sim.num_memories();
+  fast_capacity_ = 0;
+  for (std::size_t m = 0; m + 1 < m_count; ++m)
+    fast_capacity_ += sim.capacity(m);
+  if (fast_capacity_ == 0) fast_capacity_ = sim.capacity(0);
+  auto mask = std::make_shared<std::vector<std::uint8_t>>(sim.num_tensors() * m_count);
+  for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
+    for (std::size_t m = 0; m < m_count; ++m) {
+      (*mask)[t * m_count + m] = sim.tensor_bytes(t) <= sim.capacity(m) ? 1 : 0;
+    }
+  }
+  mask_ = std::move(mask);
+  dynamic_.resize(sim.num_tensors());
+  show_mapping(all_slowest_mapping(sim));
+}
+
+Space SingleStepEnv::observation_space() const {
+  const Simulator& sim = *ctx_->sim;
+  return GraphSpace{sim.num_layers(),
+                    ctx_->graph->num_features + 2,
+                    ctx_->graph->num_edges(),
+                    mask_->size(),
+                    0.0f,
+                    1.0f};
+}
+
+Space SingleStepEnv::action_space() const {
+  const Simulator& sim = *ctx_->sim;
+  return MultiDiscrete{
+      std::vector<std::int64_t>(sim.num_tensors(), static_cast<std::int64_t>(sim.num_memories()))};
+}
+
+void SingleStepEnv::show_mapping(std::span<const MemoryIndex> mapping) {
+  const std::size_t m_count = ctx_->sim->num_memories();
+  for (std::size_t t = 0; t < mapping.size(); ++t)
+    dynamic_[t] = memory_feature(mapping[t], m_count);
+}
+
+ObservationView SingleStepEnv::observation() const {
+  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, 2, *mask_};
+}
+
+ResetResult SingleStepEnv::reset(std::optional<std::uint64_t> seed) {
+  if (seed) rng_.reseed(*seed);
+  const Simulator& sim = *ctx_->sim;
+  if (!done_) return {observation(), last_info_};  // already fresh: nothing to undo
+  std::fill(dynamic_.begin(), dynamic_.end(), memory_feature(sim.slowest(), sim.num_memories()));
+  done_ = false;
+  last_info_ = EnvInfo{};
+  last_info_.latency_fs = ctx_->all_slowest_fs;
+  last_info_.speedup = ctx_->speedup(ctx_->all_slowest_fs);
+  return {observation(), last_info_};
+}
+
+double SingleStepEnv::valid_reward(double speedup) const {
+  switch (options_.reward) {
+    case SpeedupReward::log_speedup:
+      return std::log(speedup);
+    case SpeedupReward::egrl:
+      return speedup * speedup - 1;
+    case SpeedupReward::speedup:
+      break;
+  }
+  return speedup - 1;
+}
+
+double SingleStepEnv::invalid_reward(std::int64_t overflow_bytes) const {
+  // No valid mapping is slower than all-slowest, so its reward is the floor of valid rewards
+  // (EGRL's code puts invalid mappings below -1, which the egrl mode keeps).
+  const double floor = options_.reward == SpeedupReward::egrl
+                           ? -1.0
+                           : valid_reward(ctx_->speedup(ctx_->all_slowest_fs));
+  return floor - static_cast<double>(overflow_bytes) / static_cast<double>(fast_capacity_);
+}
+
+StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
+  if (done_) {
+    throw std::invalid_argument(id_ + ": step() after the episode ended; call reset() first");
+  }
+  const Simulator& sim = *ctx_->sim;
+  if (action.size() != sim.num_tensors()) {
+    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
+                                " entries; expected " + std::to_string(sim.num_tensors()) +
+                                " (weight and activation memory of each of " +
+                                std::to_string(sim.num_layers()) + " layers)");
+  }
+  const auto m_count = static_cast<std::int64_t>(sim.num_memories());
+  mapping_.resize(action.size());
+  for (std::size_t t = 0; t < action.size(); ++t) {
+    if (action[t] < 0 || action[t] >= m_count) {
+      throw std::invalid_argument(id_ + ": action[" + std::to_string(t) +
+                                  "] = " + std::to_string(action[t]) + " is not a memory (0.." +
+                                  std::to_string(m_count - 1) + ")");
+    }
+    mapping_[t] = static_cast<MemoryIndex>(action[t]);
+  }
+
+  StepResult r;
+  sim.evaluate(mapping_, eval_);
+  r.info.valid = eval_.valid;
+  r.info.overflow_bytes = eval_.total_overflow_bytes();
+  if (!eval_.valid && options_.invalid == InvalidPolicy::rectify) {
+    Rectified fixed = rectify(sim, mapping_);
+    mapping_ = std::move(fixed.mapping);
+    sim.evaluate(mapping_, eval_);
+    r.info.rectified = true;
+    r.info.demotions = fixed.demotions;
+  }
+  r.info.latency_fs = eval_.latency_fs;
+  r.info.speedup = ctx_->speedup(eval_.latency_fs);
+  r.info.step = 1;
+  r.reward = eval_.valid ? valid_reward(r.info.speedup) : invalid_reward(r.info.overflow_bytes);
+  r.terminated = true;
+  done_ = true;
+  show_mapping(mapping_);
+  last_info_ = r.info;
+  r.obs = observation();
+  return r;
+}
+
+OptionMap SingleStepEnv::options() const {
+  OptionMap o;
+  const Simulator& sim = *ctx_->sim;
+  o["workload"] = ctx_->workload_spec;
+  o["hardware"] = ctx_->hardware_spec;
+  o["memory_time"] = std::string(combine_name(sim.memory_time()));
+  o["reward"] = options_.reward == SpeedupReward::log_speedup ? "log-speedup"
+                : options_.reward == SpeedupReward::egrl      ? "egrl"
+                                                              : "speedup";
+  o["invalid"] = options_.invalid == InvalidPolicy::rectify ? "rectify" : "penalize";
+  return o;
+}
+
+}  // namespace memplace

@@ -1,0 +1,65 @@
+// The single-step (EGRL) environment: the action is the whole mapping, the episode one step.
+// docs/envs/single-step.md describes observation, action, reward, termination and options.
+#pragma once
+
+#include "env/env.hpp"
+#include "env/env_options.hpp"
+#include "env/placement_context.hpp"
+
+namespace memplace {
+
+enum class SpeedupReward : std::uint8_t {
+  speedup,      // speedup - 1: 0 at parity with the compiler (default)
+  log_speedup,  // log(speedup)
+  egrl,         // speedup^2 - 1, as the EGRL code
+};
+enum class InvalidPolicy : std::uint8_t {
+  penalize,  // a reward below every valid reward, lower the larger the overflow (default)
+  rectify,   // demote tensors until the mapping fits, then score it (env/rectify.hpp)
+};
+
+struct SingleStepOptions {
+  SpeedupReward reward = SpeedupReward::speedup;
+  InvalidPolicy invalid = InvalidPolicy::penalize;
+};
+
+class SingleStepEnv final : public Env {
+ public:
+  SingleStepEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                SingleStepOptions options = {});
+  // By name: the common options (workload, hardware, memory_time) plus reward and invalid.
+  static std::vector<OptionSpec> option_specs();
+  static SingleStepOptions parse_options(const OptionMap& resolved);
+
+  const std::string& id() const override { return id_; }
+  Space observation_space() const override;
+  Space action_space() const override;
+  std::size_t episode_length() const override { return 1; }
+  ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
+  StepResult step(std::span<const std::int64_t> action) override;
+  using Env::step;
+  ObservationView observation() const override;
+  std::unique_ptr<Env> clone() const override { return std::make_unique<SingleStepEnv>(*this); }
+  OptionMap options() const override;
+  const Simulator& simulator() const override { return *ctx_->sim; }
+
+  // The reward of a valid mapping with this speedup, and of an invalid one with this overflow.
+  double valid_reward(double speedup) const;
+  double invalid_reward(std::int64_t overflow_bytes) const;
+
+ private:
+  void show_mapping(std::span<const MemoryIndex> mapping);
+
+  std::string id_;
+  std::shared_ptr<const PlacementContext> ctx_;
+  SingleStepOptions options_;
+  std::int64_t fast_capacity_;  // what overflow is measured against in the penalty
+  std::vector<float> dynamic_;  // N x 2: weight and activation memory, scaled to [0, 1]
+  std::shared_ptr<const std::vector<std::uint8_t>> mask_;  // static 2N x M hint
+  Mapping mapping_;
+  Evaluation eval_;
+  bool done_ = true;
+  EnvInfo last_info_;
+};
+
+}  // namespace memplace
