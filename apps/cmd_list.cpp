@@ -1,15 +1,61 @@
-// memplace list: the shipped workloads and hardware models.
+// memplace list: the shipped workloads and hardware models, and the registered environments with
+// their options.
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
 #include "env/hardware.hpp"
+#include "env/registry.hpp"
 #include "env/workload.hpp"
 
 namespace memplace::cli {
 
+namespace {
+
+std::string join(const std::vector<std::string>& values, const std::string& separator) {
+  std::string out;
+  for (const std::string& v : values)
+    out += (out.empty() ? "" : separator) + v;
+  return out;
+}
+
+// Every registered id in the JSON (with its options); in text, the ids, and the options of the
+// generic ids only (a per-workload id takes the same ones minus `workload`).
+void list_environments(nlohmann::json& doc, std::ostream* text) {
+  TextTable ids({"environment", "description"});
+  std::vector<std::pair<std::string, TextTable>> option_tables;
+  for (const EnvSpec& env : registered_envs()) {
+    ids.add_row({env.id, env.description});
+    nlohmann::json options = nlohmann::json::array();
+    TextTable table({"option", "default", "values", "meaning"});
+    for (const OptionSpec& o : env_option_specs(env.id)) {
+      options.push_back({{"name", o.name},
+                         {"default", o.default_value},
+                         {"choices", o.choices},
+                         {"help", o.help}});
+      table.add_row({o.name, o.default_value,
+                     o.choices.empty() ? "a name or a file" : join(o.choices, ", "), o.help});
+    }
+    doc["environments"].push_back({{"id", env.id},
+                                   {"kind", env.kind},
+                                   {"workload", env.workload},
+                                   {"description", env.description},
+                                   {"options", options}});
+    if (env.workload.empty()) option_tables.emplace_back(env.id, std::move(table));
+  }
+  if (text == nullptr) return;
+  ids.print(*text);
+  for (const auto& [id, table] : option_tables) {
+    *text << "\nOptions of " << id << " (the per-workload ids take the same, without workload):\n";
+    table.print(*text);
+  }
+}
+
+}  // namespace
+
 void add_list_command(CLI::App& app, Streams io) {
-  auto* cmd = app.add_subcommand("list", "List the shipped workloads and hardware models");
+  auto* cmd = app.add_subcommand(
+      "list", "List the shipped workloads, hardware models and environments (with their options)");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print JSON instead of tables");
   cmd->callback([io, json] {
@@ -39,12 +85,15 @@ void add_list_command(CLI::App& app, Streams io) {
       doc["hardware"].push_back({{"name", name}, {"memories", hw.memories.size()}});
     }
     if (*json) {
+      list_environments(doc, nullptr);
       io.out << doc.dump(2) << "\n";
       return;
     }
     workloads.print(io.out);
     io.out << "\n";
     hardware.print(io.out);
+    io.out << "\n";
+    list_environments(doc, &io.out);
   });
 }
 

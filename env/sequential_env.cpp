@@ -76,6 +76,14 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
   if (order_->empty()) {
     throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
   }
+  // Unplaced tensors wait in the slowest memory: if they do not all fit there, some step would
+  // have no legal action (an all-zero mask) and the episode could not end.
+  if (!pristine_.valid()) {
+    throw InputError(id_ + ": workload '" + sim.workload().name() + "' does not fit in " +
+                     sim.hardware().memories.back().name + " (" +
+                     std::to_string(pristine_.overflow_bytes(sim.slowest())) +
+                     " bytes over) even with every tensor there");
+  }
   auto dynamic = std::make_shared<std::vector<float>>(sim.num_layers() * kDynamicFeatures, 0.0f);
   const float slowest = sim.num_memories() <= 1 ? 0.0f : 1.0f;
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
@@ -133,7 +141,9 @@ ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
 
 StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   if (done_) {
-    throw std::invalid_argument(id_ + ": step() after the episode ended; call reset() first");
+    throw std::invalid_argument(id_ +
+                                ": step() with no episode running (before the first reset, or "
+                                "after the episode ended); call reset()");
   }
   if (action.size() != 1) {
     throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +

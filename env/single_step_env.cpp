@@ -122,7 +122,9 @@ double SingleStepEnv::invalid_reward(std::int64_t overflow_bytes) const {
 
 StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
   if (done_) {
-    throw std::invalid_argument(id_ + ": step() after the episode ended; call reset() first");
+    throw std::invalid_argument(id_ +
+                                ": step() with no episode running (before the first reset, or "
+                                "after the episode ended); call reset()");
   }
   const Simulator& sim = *ctx_->sim;
   if (action.size() != sim.num_tensors()) {

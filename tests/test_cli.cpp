@@ -135,5 +135,32 @@ TEST_CASE("info --json reports the shape and the references of a workload") {
   CHECK(doc["references"]["lower-bound"]["speedup"].get<double>() >= 1.0);
 }
 
+TEST_CASE("list shows the registered environments and the options of the generic ids") {
+  const Run text = run({"list"});
+  REQUIRE(text.code == cli::kExitOk);
+  CHECK(text.out.find("memplace/sequential/bert-base-v0") != std::string::npos);
+  CHECK(text.out.find("Options of memplace/single-step-v0") != std::string::npos);
+  CHECK(text.out.find("| invalid ") != std::string::npos);
+  CHECK(text.out.find("| order ") != std::string::npos);
+
+  const Run json = run({"list", "--json"});
+  REQUIRE(json.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(json.out);
+  REQUIRE(doc["environments"].is_array());
+  bool found = false;
+  for (const auto& env : doc["environments"]) {
+    if (env["id"] != "memplace/sequential/resnet50-v0") continue;
+    found = true;
+    CHECK(env["kind"] == "sequential");
+    CHECK(env["workload"] == "resnet50");
+    std::set<std::string> names;
+    for (const auto& option : env["options"])
+      names.insert(option["name"].get<std::string>());
+    CHECK(names == std::set<std::string>{"hardware", "memory_time", "order", "reward"});
+  }
+  CHECK(found);
+  CHECK(doc["workloads"].size() >= 7);  // the other lists are still there
+}
+
 }  // namespace
 }  // namespace memplace
