@@ -35,6 +35,7 @@ test-asan: deps
 # Micro-benchmarks (docs/performance.md says how the published figures were measured).
 bench: build
 	@build/$(PRESET)/bench/memplace_bench
+	@build/$(PRESET)/bench/memplace_bench_envs
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -6,6 +6,8 @@
 // Random numbers are drawn before timing, so what is measured is the environment.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -109,7 +111,9 @@ void BM_VectorEnv(benchmark::State& state, const std::string& id, std::size_t co
   state.counters["threads"] = envs.num_threads();
 }
 
-void register_all() {
+}  // namespace
+
+void register_benchmarks() {
   for (const std::string workload : {"resnet50", "bert-base"}) {
     benchmark::RegisterBenchmark(("SequentialEnv/" + workload).c_str(), BM_SequentialEnv, workload)
         ->UseRealTime();
@@ -135,14 +139,4 @@ void register_all() {
   }
 }
 
-}  // namespace
 }  // namespace memplace
-
-int main(int argc, char** argv) {
-  memplace::register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

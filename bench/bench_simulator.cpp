@@ -3,6 +3,8 @@
 // on one core.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_main.hpp"
+
 #include <map>
 #include <memory>
 #include <random>
@@ -93,7 +95,9 @@ void BM_CompilerMapping(benchmark::State& state, const std::string& name) {
     benchmark::DoNotOptimize(compiler_mapping(sim));
 }
 
-void register_all() {
+}  // namespace
+
+void register_benchmarks() {
   for (const std::string name : {"resnet50", "resnet101", "bert-base"}) {
     benchmark::RegisterBenchmark(("FullEvaluate/" + name).c_str(), BM_FullEvaluate, name, false);
     benchmark::RegisterBenchmark(("FullEvaluateScalarKernel/" + name).c_str(), BM_FullEvaluate,
@@ -106,14 +110,4 @@ void register_all() {
   }
 }
 
-}  // namespace
 }  // namespace memplace
-
-int main(int argc, char** argv) {
-  memplace::register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
