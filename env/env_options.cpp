@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "env/yaml_input.hpp"
+
 namespace memplace {
 
 std::vector<OptionSpec> common_option_specs() {
@@ -15,33 +17,37 @@ std::vector<OptionSpec> common_option_specs() {
   };
 }
 
+std::optional<std::string> option_problem(std::span<const OptionSpec> specs,
+                                          const std::string& name, const std::string& value) {
+  const auto spec =
+      std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+  if (spec == specs.end()) {
+    std::string list;
+    for (const OptionSpec& s : specs)
+      list += (list.empty() ? "" : ", ") + s.name;
+    return "unknown option '" + name + "' (options: " + list + ")";
+  }
+  if (spec->choices.empty()) {
+    if (value.empty()) return "option '" + name + "': must not be empty";
+    return std::nullopt;
+  }
+  if (std::find(spec->choices.begin(), spec->choices.end(), value) != spec->choices.end()) {
+    return std::nullopt;
+  }
+  std::string list;
+  for (const std::string& c : spec->choices)
+    list += (list.empty() ? "" : ", ") + c;
+  return "option '" + name + "': expected one of " + list + ", got '" + value + "'";
+}
+
 OptionMap resolve_options(std::string_view env_id, std::span<const OptionSpec> specs,
                           const OptionMap& given) {
   OptionMap resolved;
   for (const OptionSpec& spec : specs)
     resolved[spec.name] = spec.default_value;
   for (const auto& [name, value] : given) {
-    const auto spec = std::find_if(specs.begin(), specs.end(),
-                                   [&](const OptionSpec& s) { return s.name == name; });
-    if (spec == specs.end()) {
-      std::string list;
-      for (const OptionSpec& s : specs)
-        list += (list.empty() ? "" : ", ") + s.name;
-      throw InputError(std::string(env_id) + ": unknown option '" + name + "' (options: " + list +
-                       ")");
-    }
-    const bool allowed =
-        spec->choices.empty()
-            ? !value.empty()
-            : std::find(spec->choices.begin(), spec->choices.end(), value) != spec->choices.end();
-    if (!allowed) {
-      std::string list;
-      for (const std::string& c : spec->choices)
-        list += (list.empty() ? "" : ", ") + c;
-      throw InputError(std::string(env_id) + ": option '" + name + "': " +
-                       (spec->choices.empty()
-                            ? "must not be empty"
-                            : "expected one of " + list + ", got '" + value + "'"));
+    if (auto problem = option_problem(specs, name, value)) {
+      throw InputError(std::string(env_id) + ": " + *problem);
     }
     resolved[name] = value;
   }
@@ -54,6 +60,23 @@ void parse_option_assignment(std::string_view text, OptionMap& options) {
     throw InputError("environment option '" + std::string(text) + "': expected name=value");
   }
   options[std::string(text.substr(0, eq))] = std::string(text.substr(eq + 1));
+}
+
+OptionMap parse_options_yaml(std::string_view text, std::string_view origin,
+                             std::span<const OptionSpec> specs) {
+  const YamlInput in(text, std::string(origin));
+  OptionMap options;
+  for (const auto& kv : in.root()) {
+    const std::string name = in.string(kv.first, "option name");
+    const std::string value = in.string(kv.second, name);
+    if (auto problem = option_problem(specs, name, value)) {
+      const bool unknown = problem->starts_with("unknown");
+      in.fail(unknown ? kv.first : kv.second, unknown ? "" : name,
+              unknown ? *problem : problem->substr(problem->find(": ") + 2));
+    }
+    options[name] = value;
+  }
+  return options;
 }
 
 }  // namespace memplace

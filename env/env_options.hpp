@@ -2,6 +2,7 @@
 // validated in one place, as EnvPool declares its config.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,5 +28,15 @@ OptionMap resolve_options(std::string_view env_id, std::span<const OptionSpec> s
 
 // Parses "name=value" (command line) into `options`; throws InputError on a missing '='.
 void parse_option_assignment(std::string_view text, OptionMap& options);
+
+// What is wrong with setting option `name` to `value`, if anything (unknown option, value not
+// allowed), as one sentence naming the allowed names or values.
+std::optional<std::string> option_problem(std::span<const OptionSpec> specs,
+                                          const std::string& name, const std::string& value);
+
+// Reads a YAML map of options ("reward: log-speedup"), checked against `specs`; InputError names
+// the file, the line and the option.
+OptionMap parse_options_yaml(std::string_view text, std::string_view origin,
+                             std::span<const OptionSpec> specs);
 
 }  // namespace memplace

@@ -162,5 +162,25 @@ TEST_CASE("list shows the registered environments and the options of the generic
   CHECK(doc["workloads"].size() >= 7);  // the other lists are still there
 }
 
+TEST_CASE("check runs the contract and random episodes with options from a file and the line") {
+  const Run r = run({"check", "memplace/sequential/resnet50-v0", "--options",
+                     kData + "/good/sequential-options.yaml", "-o", "memory_time=sum", "--episodes",
+                     "2", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["problems"].empty());
+  CHECK(doc["options"]["order"] == "msa");
+  CHECK(doc["options"]["reward"] == "terminal");
+  CHECK(doc["options"]["memory_time"] == "sum");
+  REQUIRE(doc["episodes"].size() == 2);
+  for (const auto& e : doc["episodes"]) {
+    CHECK(e["valid"] == true);
+    CHECK(e["steps"] == 111);
+  }
+  CHECK(run({"check", "memplace/nothing-v0"}).code == cli::kExitBadInput);
+  CHECK(run({"check", "memplace/sequential/resnet50-v0", "-o", "order"}).code ==
+        cli::kExitBadInput);
+}
+
 }  // namespace
 }  // namespace memplace
