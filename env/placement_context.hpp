@@ -20,6 +20,13 @@ struct PlacementContext {
   std::string workload_spec;
   std::string hardware_spec;
 
+  // workload, hardware and memory_time as options, so that make(id, options()) makes it again.
+  OptionMap common_options() const {
+    return {{"workload", workload_spec},
+            {"hardware", hardware_spec},
+            {"memory_time", std::string(combine_name(sim->memory_time()))}};
+  }
+
   double speedup(TimeFs latency_fs) const {
     return static_cast<double>(compiler_fs) / static_cast<double>(latency_fs);
   }

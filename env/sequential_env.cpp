@@ -197,11 +197,7 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SequentialEnv::options() const {
-  OptionMap o;
-  const Simulator& sim = *ctx_->sim;
-  o["workload"] = ctx_->workload_spec;
-  o["hardware"] = ctx_->hardware_spec;
-  o["memory_time"] = std::string(combine_name(sim.memory_time()));
+  OptionMap o = ctx_->common_options();
   o["order"] = options_.order == PlacementOrder::msa ? "msa" : "schedule";
   o["reward"] = options_.reward == RewardTiming::terminal ? "terminal" : "dense";
   return o;

@@ -168,11 +168,7 @@ StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SingleStepEnv::options() const {
-  OptionMap o;
-  const Simulator& sim = *ctx_->sim;
-  o["workload"] = ctx_->workload_spec;
-  o["hardware"] = ctx_->hardware_spec;
-  o["memory_time"] = std::string(combine_name(sim.memory_time()));
+  OptionMap o = ctx_->common_options();
   o["reward"] = options_.reward == SpeedupReward::log_speedup ? "log-speedup"
                 : options_.reward == SpeedupReward::egrl      ? "egrl"
                                                               : "speedup";
