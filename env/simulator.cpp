@@ -33,7 +33,6 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     capacity_.push_back(mem.capacity_bytes);
 
   tensor_bytes_.resize(2 * n);
-  last_use_.resize(n);
   compute_fs_.resize(n);
   weight_fs_.resize(n * m_count);
   output_fs_.resize(n * m_count);
@@ -42,7 +41,6 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     const Layer& layer = layers[l];
     tensor_bytes_[tensor_id(l, TensorKind::weight)] = layer.weight_bytes;
     tensor_bytes_[tensor_id(l, TensorKind::activation)] = layer.output_bytes;
-    last_use_[l] = workload_.last_use(l);
     compute_fs_[l] = duration_fs(layer.macs, hardware_.mac_rate()) +
                      duration_fs(layer.vector_ops, hardware_.vector_ops_per_s);
     external_fs_[l] =
@@ -94,7 +92,7 @@ std::size_t Simulator::live_first(std::size_t tensor) const {
 
 std::size_t Simulator::live_last(std::size_t tensor) const {
   return tensor_kind(tensor) == TensorKind::weight ? num_layers_ - 1
-                                                   : last_use_[tensor_layer(tensor)];
+                                                   : workload_.last_use(tensor_layer(tensor));
 }
 
 std::span<const Simulator::Dependency> Simulator::in_edges(std::size_t layer) const {

@@ -129,7 +129,6 @@ class Simulator {
   TimeFs overhead_fs_;
   std::vector<std::int64_t> capacity_;
   std::vector<std::int64_t> tensor_bytes_;  // per tensor: footprint
-  std::vector<std::size_t> last_use_;       // per layer
   std::vector<TimeFs> compute_fs_;          // per layer
   std::vector<TimeFs> weight_fs_;           // per layer x memory
   std::vector<TimeFs> output_fs_;           // per layer x memory
