@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
+  libeigen3-dev libopenblas-dev
   doctest-dev libbenchmark-dev
 )
 missing=()
