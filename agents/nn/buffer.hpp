@@ -20,9 +20,9 @@ struct AlignedAllocator {
   template <class U>
   AlignedAllocator(const AlignedAllocator<U, Alignment>&) {}
   T* allocate(std::size_t n) {
-    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{Alignment}));
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{Alignment}));
   }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{Alignment}); }
+  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{Alignment}); }
   template <class U>
   bool operator==(const AlignedAllocator<U, Alignment>&) const {
     return true;

@@ -5,8 +5,8 @@
 // name, Adam walks one array, and save/load write one block. Gradients use the same layout.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +22,7 @@ struct TensorSpec {
   std::size_t cols = 0;    // a vector (a bias) is 1 x cols
   std::size_t offset = 0;  // into the flat buffer
   std::size_t size() const { return rows * cols; }
+  friend bool operator==(const TensorSpec&, const TensorSpec&) = default;
 };
 
 class ParameterLayout {
@@ -71,7 +72,8 @@ class ParameterSet {
   template <class U>
   ParameterSet<U> cast() const {
     ParameterSet<U> out(layout_);
-    for (std::size_t i = 0; i < values_.size(); ++i) out.values()[i] = static_cast<U>(values_[i]);
+    for (std::size_t i = 0; i < values_.size(); ++i)
+      out.values()[i] = static_cast<U>(values_[i]);
     return out;
   }
 

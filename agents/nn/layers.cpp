@@ -1,0 +1,285 @@
+#include "agents/nn/layers.hpp"
+
+#include <Eigen/Core>
+#include <cassert>
+#include <cmath>
+
+namespace memplace::nn {
+namespace {
+
+template <class T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using MatrixView = Eigen::Map<RowMajor<T>>;
+template <class T>
+using ConstMatrixView = Eigen::Map<const RowMajor<T>>;
+
+template <class T>
+MatrixView<T> matrix(std::span<T> data, std::size_t rows, std::size_t cols) {
+  assert(data.size() >= rows * cols);
+  return MatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
+                       static_cast<Eigen::Index>(cols));
+}
+template <class T>
+ConstMatrixView<T> matrix(std::span<const T> data, std::size_t rows, std::size_t cols) {
+  assert(data.size() >= rows * cols);
+  return ConstMatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
+                            static_cast<Eigen::Index>(cols));
+}
+
+}  // namespace
+
+template <class T>
+void linear_forward(std::span<T> y, std::span<const T> x, std::span<const T> weight,
+                    std::span<const T> bias, std::size_t rows, std::size_t in, std::size_t out) {
+  // Start from the bias and let the GEMM accumulate onto it: one pass over y instead of two.
+  for (std::size_t r = 0; r < rows; ++r) {
+    T* row = y.data() + r * out;
+    for (std::size_t c = 0; c < out; ++c)
+      row[c] = bias[c];
+  }
+  matrix(y, rows, out).noalias() += matrix(x, rows, in) * matrix(weight, in, out);
+}
+
+template <class T>
+void linear_backward(std::span<T> dx, std::span<T> dweight, std::span<T> dbias,
+                     std::span<const T> dy, std::span<const T> x, std::span<const T> weight,
+                     std::size_t rows, std::size_t in, std::size_t out) {
+  const auto dy_m = matrix(dy, rows, out);
+  matrix(dweight, in, out).noalias() += matrix(x, rows, in).transpose() * dy_m;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T* row = dy.data() + r * out;
+    for (std::size_t c = 0; c < out; ++c)
+      dbias[c] += row[c];
+  }
+  if (!dx.empty()) matrix(dx, rows, in).noalias() += dy_m * matrix(weight, in, out).transpose();
+}
+
+template <class T>
+void relu_forward(std::span<T> y, std::span<const T> x) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] = x[i] > T(0) ? x[i] : T(0);
+}
+
+template <class T>
+void relu_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y) {
+  for (std::size_t i = 0; i < dy.size(); ++i)
+    dx[i] += y[i] > T(0) ? dy[i] : T(0);
+}
+
+template <class T>
+void tanh_forward(std::span<T> y, std::span<const T> x) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] = std::tanh(x[i]);
+}
+
+template <class T>
+void tanh_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y) {
+  for (std::size_t i = 0; i < dy.size(); ++i)
+    dx[i] += dy[i] * (T(1) - y[i] * y[i]);
+}
+
+template <class T>
+void add_inplace(std::span<T> y, std::span<const T> x) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] += x[i];
+}
+
+template <class T>
+void layernorm_forward(std::span<T> y, std::span<T> mean, std::span<T> rstd, std::span<const T> x,
+                       std::span<const T> gain, std::span<const T> bias, std::size_t rows,
+                       std::size_t cols) {
+  constexpr T kEpsilon = T(1e-5);
+  const T inv_cols = T(1) / static_cast<T>(cols);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T* in = x.data() + r * cols;
+    T sum = 0;
+    for (std::size_t c = 0; c < cols; ++c)
+      sum += in[c];
+    const T m = sum * inv_cols;
+    T squares = 0;
+    for (std::size_t c = 0; c < cols; ++c)
+      squares += (in[c] - m) * (in[c] - m);
+    const T s = T(1) / std::sqrt(squares * inv_cols + kEpsilon);
+    T* o = y.data() + r * cols;
+    for (std::size_t c = 0; c < cols; ++c)
+      o[c] = (in[c] - m) * s * gain[c] + bias[c];
+    mean[r] = m;
+    rstd[r] = s;
+  }
+}
+
+template <class T>
+void layernorm_backward(std::span<T> dx, std::span<T> dgain, std::span<T> dbias,
+                        std::span<const T> dy, std::span<const T> x, std::span<const T> mean,
+                        std::span<const T> rstd, std::span<const T> gain, std::size_t rows,
+                        std::size_t cols) {
+  const T inv_cols = T(1) / static_cast<T>(cols);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T* in = x.data() + r * cols;
+    const T* g = dy.data() + r * cols;
+    T* d = dx.data() + r * cols;
+    // With n = (x - mean)·rstd and dn = dy ⊙ gain:  dx = rstd · (dn - mean(dn) - n · mean(dn ⊙ n)).
+    T dn_mean = 0;
+    T dn_n_mean = 0;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const T n = (in[c] - mean[r]) * rstd[r];
+      const T dn = g[c] * gain[c];
+      dn_mean += dn;
+      dn_n_mean += dn * n;
+      dgain[c] += g[c] * n;
+      dbias[c] += g[c];
+    }
+    dn_mean *= inv_cols;
+    dn_n_mean *= inv_cols;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const T n = (in[c] - mean[r]) * rstd[r];
+      d[c] += rstd[r] * (g[c] * gain[c] - dn_mean - n * dn_n_mean);
+    }
+  }
+}
+
+namespace {
+
+// out_row = mean of the rows of h listed as the neighbours of `node` (zero when there are none).
+template <class T>
+void mean_of_neighbours(T* out_row, std::span<const T> h, Neighbours nb, std::size_t node,
+                        std::size_t cols) {
+  for (std::size_t c = 0; c < cols; ++c)
+    out_row[c] = T(0);
+  const std::size_t n = nb.count(node);
+  if (n == 0) return;
+  for (std::uint32_t k = nb.offsets[node]; k < nb.offsets[node + 1]; ++k) {
+    const T* src = h.data() + static_cast<std::size_t>(nb.index[k]) * cols;
+    for (std::size_t c = 0; c < cols; ++c)
+      out_row[c] += src[c];
+  }
+  const T scale = T(1) / static_cast<T>(n);
+  for (std::size_t c = 0; c < cols; ++c)
+    out_row[c] *= scale;
+}
+
+// The transpose of mean_of_neighbours: spreads d_row / n onto each neighbour's row of dh.
+template <class T>
+void spread_to_neighbours(std::span<T> dh, const T* d_row, Neighbours nb, std::size_t node,
+                          std::size_t cols) {
+  const std::size_t n = nb.count(node);
+  if (n == 0) return;
+  const T scale = T(1) / static_cast<T>(n);
+  for (std::uint32_t k = nb.offsets[node]; k < nb.offsets[node + 1]; ++k) {
+    T* dst = dh.data() + static_cast<std::size_t>(nb.index[k]) * cols;
+    for (std::size_t c = 0; c < cols; ++c)
+      dst[c] += d_row[c] * scale;
+  }
+}
+
+}  // namespace
+
+template <class T>
+void bidirectional_gather_forward(std::span<T> c, std::span<const T> h, Neighbours in,
+                                  Neighbours out, std::size_t rows, std::size_t cols) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    T* row = c.data() + i * 3 * cols;
+    const T* self = h.data() + i * cols;
+    for (std::size_t k = 0; k < cols; ++k)
+      row[k] = self[k];
+    mean_of_neighbours(row + cols, h, in, i, cols);
+    mean_of_neighbours(row + 2 * cols, h, out, i, cols);
+  }
+}
+
+template <class T>
+void bidirectional_gather_backward(std::span<T> dh, std::span<const T> dc, Neighbours in,
+                                   Neighbours out, std::size_t rows, std::size_t cols) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    const T* row = dc.data() + i * 3 * cols;
+    T* self = dh.data() + i * cols;
+    for (std::size_t k = 0; k < cols; ++k)
+      self[k] += row[k];
+    spread_to_neighbours(dh, row + cols, in, i, cols);
+    spread_to_neighbours(dh, row + 2 * cols, out, i, cols);
+  }
+}
+
+template <class T>
+void mean_max_pool_forward(std::span<T> pooled, std::span<std::uint32_t> argmax,
+                           std::span<const T> h, std::span<const std::uint32_t> offsets,
+                           std::size_t cols) {
+  const std::size_t graphs = offsets.size() - 1;
+  for (std::size_t g = 0; g < graphs; ++g) {
+    T* mean = pooled.data() + g * 2 * cols;
+    T* max = mean + cols;
+    std::uint32_t* arg = argmax.data() + g * cols;
+    const std::uint32_t first = offsets[g];
+    for (std::size_t k = 0; k < cols; ++k) {
+      mean[k] = T(0);
+      max[k] = h[first * cols + k];
+      arg[k] = first;
+    }
+    for (std::uint32_t i = first; i < offsets[g + 1]; ++i) {
+      const T* row = h.data() + static_cast<std::size_t>(i) * cols;
+      for (std::size_t k = 0; k < cols; ++k) {
+        mean[k] += row[k];
+        if (row[k] > max[k]) {
+          max[k] = row[k];
+          arg[k] = i;
+        }
+      }
+    }
+    const T scale = T(1) / static_cast<T>(offsets[g + 1] - first);
+    for (std::size_t k = 0; k < cols; ++k)
+      mean[k] *= scale;
+  }
+}
+
+template <class T>
+void mean_max_pool_backward(std::span<T> dh, std::span<const T> dpooled,
+                            std::span<const std::uint32_t> argmax,
+                            std::span<const std::uint32_t> offsets, std::size_t cols) {
+  const std::size_t graphs = offsets.size() - 1;
+  for (std::size_t g = 0; g < graphs; ++g) {
+    const T* dmean = dpooled.data() + g * 2 * cols;
+    const T* dmax = dmean + cols;
+    const T scale = T(1) / static_cast<T>(offsets[g + 1] - offsets[g]);
+    for (std::uint32_t i = offsets[g]; i < offsets[g + 1]; ++i) {
+      T* row = dh.data() + static_cast<std::size_t>(i) * cols;
+      for (std::size_t k = 0; k < cols; ++k)
+        row[k] += dmean[k] * scale;
+    }
+    for (std::size_t k = 0; k < cols; ++k)
+      dh[static_cast<std::size_t>(argmax[g * cols + k]) * cols + k] += dmax[k];
+  }
+}
+
+#define MEMPLACE_NN_INSTANTIATE(T)                                                                 \
+  template void linear_forward<T>(std::span<T>, std::span<const T>, std::span<const T>,            \
+                                  std::span<const T>, std::size_t, std::size_t, std::size_t);      \
+  template void linear_backward<T>(std::span<T>, std::span<T>, std::span<T>, std::span<const T>,   \
+                                   std::span<const T>, std::span<const T>, std::size_t,            \
+                                   std::size_t, std::size_t);                                      \
+  template void relu_forward<T>(std::span<T>, std::span<const T>);                                 \
+  template void relu_backward<T>(std::span<T>, std::span<const T>, std::span<const T>);            \
+  template void tanh_forward<T>(std::span<T>, std::span<const T>);                                 \
+  template void tanh_backward<T>(std::span<T>, std::span<const T>, std::span<const T>);            \
+  template void add_inplace<T>(std::span<T>, std::span<const T>);                                  \
+  template void layernorm_forward<T>(std::span<T>, std::span<T>, std::span<T>, std::span<const T>, \
+                                     std::span<const T>, std::span<const T>, std::size_t,          \
+                                     std::size_t);                                                 \
+  template void layernorm_backward<T>(                                                             \
+      std::span<T>, std::span<T>, std::span<T>, std::span<const T>, std::span<const T>,            \
+      std::span<const T>, std::span<const T>, std::span<const T>, std::size_t, std::size_t);       \
+  template void bidirectional_gather_forward<T>(std::span<T>, std::span<const T>, Neighbours,      \
+                                                Neighbours, std::size_t, std::size_t);             \
+  template void bidirectional_gather_backward<T>(std::span<T>, std::span<const T>, Neighbours,     \
+                                                 Neighbours, std::size_t, std::size_t);            \
+  template void mean_max_pool_forward<T>(std::span<T>, std::span<std::uint32_t>,                   \
+                                         std::span<const T>, std::span<const std::uint32_t>,       \
+                                         std::size_t);                                             \
+  template void mean_max_pool_backward<T>(std::span<T>, std::span<const T>,                        \
+                                          std::span<const std::uint32_t>,                          \
+                                          std::span<const std::uint32_t>, std::size_t);
+
+MEMPLACE_NN_INSTANTIATE(float)
+MEMPLACE_NN_INSTANTIATE(double)
+
+}  // namespace memplace::nn
