@@ -60,9 +60,9 @@ struct GnnWorkspace;
 // does not depend on that output.
 template <class T>
 struct OutputGradients {
-  std::span<const T> logits;  // num_nodes x 2M
-  std::span<const T> values;  // num_graphs
-  std::span<const T> q;       // number of Q samples
+  std::span<const T> logits = {};  // num_nodes x 2M
+  std::span<const T> values = {};  // num_graphs
+  std::span<const T> q = {};       // number of Q samples
 };
 
 template <class T>
