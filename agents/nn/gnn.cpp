@@ -6,11 +6,14 @@
 #include <type_traits>
 
 #include "agents/nn/blas.hpp"
+#include "agents/nn/eigen_views.hpp"
 #include "agents/nn/layers.hpp"
 #include "env/rng.hpp"
 
 namespace memplace::nn {
 namespace {
+
+using detail::array;
 
 // Where each tensor sits in the layout.
 struct Indices {
@@ -256,24 +259,17 @@ void q_forward(const ParameterSet<T>& p, const Indices& ix, const GnnConfig& cfg
     const std::size_t first = batch.offsets()[samples.graph[b]];
     const std::uint8_t* a = samples.actions.data() + ws.q_action_offsets[b];
     for (std::size_t i = 0; i < batch.graph_size(samples.graph[b]); ++i) {
-      T* z = r.data() + (ws.q_row_offsets[b] + i) * H;
-      const T* ui = u.data() + (first + i) * H;
-      const T* w = ew.data() + a[2 * i] * H;
-      const T* act = ea.data() + a[2 * i + 1] * H;
-      for (std::size_t k = 0; k < H; ++k)
-        z[k] = ui[k] + w[k] + act[k];
+      auto z = array(r.data() + (ws.q_row_offsets[b] + i) * H, H);
+      z = array(u.data() + (first + i) * H, H) + array(ew.data() + a[2 * i] * H, H) +
+          array(ea.data() + a[2 * i + 1] * H, H);
       const std::size_t n = producers.count(first + i);
       if (n > 0) {
         const T scale = T(1) / static_cast<T>(n);
         for (std::uint32_t e = producers.offsets[first + i]; e < producers.offsets[first + i + 1];
-             ++e) {
-          const T* in = ep.data() + a[2 * (producers.index[e] - first) + 1] * H;
-          for (std::size_t k = 0; k < H; ++k)
-            z[k] += in[k] * scale;
-        }
+             ++e)
+          z += array(ep.data() + a[2 * (producers.index[e] - first) + 1] * H, H) * scale;
       }
-      for (std::size_t k = 0; k < H; ++k)
-        z[k] = z[k] > T(0) ? z[k] : T(0);
+      z = z.cwiseMax(T(0));
     }
   }
   std::span<T> pooled = sized(ws.q_pooled, B * 2 * H);
@@ -302,27 +298,17 @@ void q_backward(const ParameterSet<T>& p, const Indices& ix, const GnnConfig& cf
     const std::size_t first = batch.offsets()[samples.graph[b]];
     const std::uint8_t* a = samples.actions.data() + ws.q_action_offsets[b];
     for (std::size_t i = 0; i < batch.graph_size(samples.graph[b]); ++i) {
-      T* dz = dr.data() + (ws.q_row_offsets[b] + i) * H;
-      const T* ri = r.data() + (ws.q_row_offsets[b] + i) * H;
-      for (std::size_t k = 0; k < H; ++k)
-        dz[k] = ri[k] > T(0) ? dz[k] : T(0);
-      T* dui = du.data() + (first + i) * H;
-      T* dw = dew.data() + a[2 * i] * H;
-      T* dact = dea.data() + a[2 * i + 1] * H;
-      for (std::size_t k = 0; k < H; ++k) {
-        dui[k] += dz[k];
-        dw[k] += dz[k];
-        dact[k] += dz[k];
-      }
+      auto dz = array(dr.data() + (ws.q_row_offsets[b] + i) * H, H);
+      dz = (array(r.data() + (ws.q_row_offsets[b] + i) * H, H) > T(0)).select(dz, T(0));
+      array(du.data() + (first + i) * H, H) += dz;
+      array(dew.data() + a[2 * i] * H, H) += dz;
+      array(dea.data() + a[2 * i + 1] * H, H) += dz;
       const std::size_t n = producers.count(first + i);
       if (n > 0) {
         const T scale = T(1) / static_cast<T>(n);
         for (std::uint32_t e = producers.offsets[first + i]; e < producers.offsets[first + i + 1];
-             ++e) {
-          T* din = dep.data() + a[2 * (producers.index[e] - first) + 1] * H;
-          for (std::size_t k = 0; k < H; ++k)
-            din[k] += dz[k] * scale;
-        }
+             ++e)
+          array(dep.data() + a[2 * (producers.index[e] - first) + 1] * H, H) += dz * scale;
       }
     }
   }

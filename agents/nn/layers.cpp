@@ -1,33 +1,14 @@
 #include "agents/nn/layers.hpp"
 
-#include <Eigen/Core>
+#include "agents/nn/eigen_views.hpp"
+
 #include <cassert>
 #include <cmath>
 
 namespace memplace::nn {
-namespace {
 
-template <class T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using MatrixView = Eigen::Map<RowMajor<T>>;
-template <class T>
-using ConstMatrixView = Eigen::Map<const RowMajor<T>>;
-
-template <class T>
-MatrixView<T> matrix(std::span<T> data, std::size_t rows, std::size_t cols) {
-  assert(data.size() >= rows * cols);
-  return MatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
-                       static_cast<Eigen::Index>(cols));
-}
-template <class T>
-ConstMatrixView<T> matrix(std::span<const T> data, std::size_t rows, std::size_t cols) {
-  assert(data.size() >= rows * cols);
-  return ConstMatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
-                            static_cast<Eigen::Index>(cols));
-}
-
-}  // namespace
+using detail::array;
+using detail::matrix;
 
 template <class T>
 void linear_forward(std::span<T> y, std::span<const T> x, std::span<const T> weight,
@@ -57,32 +38,27 @@ void linear_backward(std::span<T> dx, std::span<T> dweight, std::span<T> dbias,
 
 template <class T>
 void relu_forward(std::span<T> y, std::span<const T> x) {
-  for (std::size_t i = 0; i < x.size(); ++i)
-    y[i] = x[i] > T(0) ? x[i] : T(0);
+  array(y) = array(x).cwiseMax(T(0));
 }
 
 template <class T>
 void relu_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y) {
-  for (std::size_t i = 0; i < dy.size(); ++i)
-    dx[i] += y[i] > T(0) ? dy[i] : T(0);
+  array(dx) += (array(y) > T(0)).select(array(dy), T(0));
 }
 
 template <class T>
 void tanh_forward(std::span<T> y, std::span<const T> x) {
-  for (std::size_t i = 0; i < x.size(); ++i)
-    y[i] = std::tanh(x[i]);
+  array(y) = array(x).tanh();
 }
 
 template <class T>
 void tanh_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y) {
-  for (std::size_t i = 0; i < dy.size(); ++i)
-    dx[i] += dy[i] * (T(1) - y[i] * y[i]);
+  array(dx) += array(dy) * (T(1) - array(y).square());
 }
 
 template <class T>
 void add_inplace(std::span<T> y, std::span<const T> x) {
-  for (std::size_t i = 0; i < x.size(); ++i)
-    y[i] += x[i];
+  array(y) += array(x);
 }
 
 template <class T>
@@ -90,20 +66,13 @@ void layernorm_forward(std::span<T> y, std::span<T> mean, std::span<T> rstd, std
                        std::span<const T> gain, std::span<const T> bias, std::size_t rows,
                        std::size_t cols) {
   constexpr T kEpsilon = T(1e-5);
-  const T inv_cols = T(1) / static_cast<T>(cols);
+  const auto g = array(gain.data(), cols);
+  const auto b = array(bias.data(), cols);
   for (std::size_t r = 0; r < rows; ++r) {
-    const T* in = x.data() + r * cols;
-    T sum = 0;
-    for (std::size_t c = 0; c < cols; ++c)
-      sum += in[c];
-    const T m = sum * inv_cols;
-    T squares = 0;
-    for (std::size_t c = 0; c < cols; ++c)
-      squares += (in[c] - m) * (in[c] - m);
-    const T s = T(1) / std::sqrt(squares * inv_cols + kEpsilon);
-    T* o = y.data() + r * cols;
-    for (std::size_t c = 0; c < cols; ++c)
-      o[c] = (in[c] - m) * s * gain[c] + bias[c];
+    const auto in = array(x.data() + r * cols, cols);
+    const T m = in.mean();
+    const T s = T(1) / std::sqrt((in - m).square().mean() + kEpsilon);
+    array(y.data() + r * cols, cols) = (in - m) * s * g + b;
     mean[r] = m;
     rstd[r] = s;
   }
@@ -114,28 +83,20 @@ void layernorm_backward(std::span<T> dx, std::span<T> dgain, std::span<T> dbias,
                         std::span<const T> dy, std::span<const T> x, std::span<const T> mean,
                         std::span<const T> rstd, std::span<const T> gain, std::size_t rows,
                         std::size_t cols) {
-  const T inv_cols = T(1) / static_cast<T>(cols);
+  const auto g = array(gain.data(), cols);
+  auto dg = array(dgain.data(), cols);
+  auto db = array(dbias.data(), cols);
+  Eigen::Array<T, Eigen::Dynamic, 1> n(cols), dn(cols);
   for (std::size_t r = 0; r < rows; ++r) {
-    const T* in = x.data() + r * cols;
-    const T* g = dy.data() + r * cols;
-    T* d = dx.data() + r * cols;
+    const auto d = array(dy.data() + r * cols, cols);
     // With n = (x - mean)·rstd and dn = dy ⊙ gain:  dx = rstd · (dn - mean(dn) - n · mean(dn ⊙ n)).
-    T dn_mean = 0;
-    T dn_n_mean = 0;
-    for (std::size_t c = 0; c < cols; ++c) {
-      const T n = (in[c] - mean[r]) * rstd[r];
-      const T dn = g[c] * gain[c];
-      dn_mean += dn;
-      dn_n_mean += dn * n;
-      dgain[c] += g[c] * n;
-      dbias[c] += g[c];
-    }
-    dn_mean *= inv_cols;
-    dn_n_mean *= inv_cols;
-    for (std::size_t c = 0; c < cols; ++c) {
-      const T n = (in[c] - mean[r]) * rstd[r];
-      d[c] += rstd[r] * (g[c] * gain[c] - dn_mean - n * dn_n_mean);
-    }
+    n = (array(x.data() + r * cols, cols) - mean[r]) * rstd[r];
+    dn = d * g;
+    dg += d * n;
+    db += d;
+    const T dn_mean = dn.mean();
+    const T dn_n_mean = (dn * n).mean();
+    array(dx.data() + r * cols, cols) += rstd[r] * (dn - dn_mean - n * dn_n_mean);
   }
 }
 
