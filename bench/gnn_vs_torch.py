@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The C++ GNN beside its PyTorch peer, in one run on this machine, both on one core.
+
+Runs, each pinned to CPU 1 (`taskset -c 1`) with one BLAS thread:
+  - build/default/bench/memplace_bench_gnn: the policy's forward + backward (hidden 128, 3 conv
+    layers, batch 1) on resnet50 and bert-base, the Q critic at batch 32, and the SGEMM rate;
+  - bench/peers/gnn_torch.py (Debian's python3-torch, /usr/bin/python3) on the same graphs, with
+    OpenBLAS and, for context, with Debian's reference BLAS;
+and prints a Markdown table of medians and ratios (docs/performance.md keeps the published one).
+
+Usage: bench/gnn_vs_torch.py [--bench build/default/bench/memplace_bench_gnn] [--repeat 7]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE_BLAS = "/usr/lib/x86_64-linux-gnu/blas"  # Debian's libblas3
+# PyTorch has no caching allocator on the CPU: glibc returns its large temporaries to the system
+# and faults them back in, which makes iterations bimodal (the Q critic's 6 MB ones most). Keeping
+# them in the heap is the peer's best case, so it is what we compare against.
+TORCH_MALLOC = {"MALLOC_TRIM_THRESHOLD_": "268435456", "MALLOC_MMAP_THRESHOLD_": "268435456"}
+WORKLOADS = ("resnet50", "bert-base")
+
+
+def run(command, env=None):
+    full_env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", **(env or {}))
+    result = subprocess.run(["taskset", "-c", "1"] + command, cwd=ROOT, env=full_env,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stderr}")
+    return result.stdout
+
+
+def cpp_medians(bench, repetitions):
+    out = run([bench, "--benchmark_filter=GnnPolicy|GnnCriticQ/bert-base/32|Sgemm/374",
+               "--benchmark_min_time=0.5", f"--benchmark_repetitions={repetitions}",
+               "--benchmark_report_aggregates_only=true", "--benchmark_format=json"])
+    medians = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            medians[b["run_name"]] = b
+    return medians
+
+
+def torch_median(workload, repeat, blas_env=None, model="policy"):
+    out = run(["/usr/bin/python3", "bench/peers/gnn_torch.py", "bench", "--observations",
+               f"tests/data/gnn/{workload}.json", "--hidden", "128", "--layers", "3",
+               "--repeat", str(repeat), "--model", model], env={**TORCH_MALLOC, **(blas_env or {})})
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", default="build/default/bench/memplace_bench_gnn")
+    parser.add_argument("--repeat", type=int, default=7, help="C++ repetitions (medians)")
+    parser.add_argument("--torch-repeat", type=int, default=50, help="PyTorch iterations")
+    parser.add_argument("--skip-reference-blas", action="store_true")
+    args = parser.parse_args()
+
+    cpp = cpp_medians(args.bench, args.repeat)
+    sgemm = cpp["Sgemm/374/384/128/real_time"]["GFLOPs"] / 1e9
+    rows = []
+    for workload in WORKLOADS:
+        c = cpp[f"GnnPolicy/{workload}/real_time"]
+        cpp_ms = c["real_time"]
+        bound_ms = c["flops"] / (sgemm * 1e9) * 1e3
+        openblas = torch_median(workload, args.torch_repeat)
+        reference = None
+        if not args.skip_reference_blas:
+            reference = torch_median(workload, max(5, args.torch_repeat // 5),
+                                     {"LD_LIBRARY_PATH": REFERENCE_BLAS})
+        rows.append((workload, c["nodes"], cpp_ms, openblas, reference, bound_ms))
+
+    print(f"SGEMM 374x384x128, one core: {sgemm:.1f} GFLOP/s\n")
+    print("| workload | nodes | C++ | PyTorch + OpenBLAS | speedup | PyTorch + reference BLAS "
+          "| C++ vs SGEMM bound |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for workload, nodes, cpp_ms, openblas, reference, bound_ms in rows:
+        ref_text = (f"{reference['median_ms']:.2f} ms ({reference['blas']})" if reference
+                    else "not run")
+        print(f"| {workload} | {int(nodes)} | {cpp_ms:.3f} ms | {openblas['median_ms']:.3f} ms "
+              f"({openblas['blas']}) | {openblas['median_ms'] / cpp_ms:.2f}x | {ref_text} | "
+              f"{bound_ms / cpp_ms:.0%} ({bound_ms:.3f} ms bound) |")
+    q = cpp["GnnCriticQ/bert-base/32/real_time"]
+    print(f"\nQ critic forward + backward, bert-base, 32 action samples: "
+          f"{q['real_time']:.2f} ms ({q['items_per_second']:.0f} samples/s)")
+    torch_q = torch_median("bert-base", 20, model="critic")
+    print(f"PyTorch peer, same: {torch_q['median_ms']:.2f} ms "
+          f"({32 / torch_q['median_ms'] * 1e3:.0f} samples/s)")
+
+
+if __name__ == "__main__":
+    main()
