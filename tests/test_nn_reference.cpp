@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agents/nn/categorical.hpp"
 #include "agents/nn/gnn.hpp"
 #include "env/atomic_file.hpp"
 #include "tests/nn_fixture.hpp"
@@ -103,7 +104,8 @@ void check_against_reference(double tolerance) {
                        .memories = ref["config"]["memories"]};
   const auto coefficients = [&](const char* name) {
     std::vector<T> out;
-    for (const Json& v : ref["coefficients"][name]) out.push_back(static_cast<T>(v.get<double>()));
+    for (const Json& v : ref["coefficients"][name])
+      out.push_back(static_cast<T>(v.get<double>()));
     return out;
   };
 
@@ -127,7 +129,8 @@ void check_against_reference(double tolerance) {
     const std::vector<std::uint32_t> graphs = ref["q_samples"]["graph"];
     std::vector<std::uint8_t> actions;
     for (const Json& sample : ref["q_samples"]["actions"]) {
-      for (const Json& a : sample) actions.push_back(a.get<std::uint8_t>());
+      for (const Json& a : sample)
+        actions.push_back(a.get<std::uint8_t>());
     }
     const nn::QSamples samples{graphs, actions};
     nn::GnnWorkspace<T> ws;
@@ -142,7 +145,28 @@ void check_against_reference(double tolerance) {
   }
 }
 
-TEST_CASE("gnn reference: float matches PyTorch to 1e-4") { check_against_reference<float>(1e-4); }
+TEST_CASE("gnn reference: log-probabilities and entropies match PyTorch's") {
+  const Json ref = Json::parse(read_text(testing::fixture_path("reference.json")));
+  const Json& sampling = ref["sampling"];
+  const std::size_t rows = sampling["rows"], memories = sampling["memories"];
+  // The rows are the policy's logits for graph 0, read as (2N x M): the first rows*M values.
+  const std::vector<double> all_logits = ref["policy"]["logits"];
+  const std::span<const double> logits(all_logits.data(), rows * memories);
+  const std::vector<std::uint8_t> actions = sampling["actions"];
+  CHECK(nn::log_prob<double>(logits, rows, memories, actions) ==
+        doctest::Approx(sampling["log_prob_sum"].get<double>()).epsilon(1e-12));
+  CHECK(nn::entropy<double>(logits, rows, memories) ==
+        doctest::Approx(sampling["entropy_sum"].get<double>()).epsilon(1e-12));
+  std::vector<double> dlog(rows * memories), dent(rows * memories);
+  nn::log_prob_backward<double>(logits, rows, memories, actions, 1.0, dlog);
+  nn::entropy_backward<double>(logits, rows, memories, 1.0, dent);
+  check_close("log_prob gradient", dlog, sampling["log_prob_grad"], 1e-12);
+  check_close("entropy gradient", dent, sampling["entropy_grad"], 1e-12);
+}
+
+TEST_CASE("gnn reference: float matches PyTorch to 1e-4") {
+  check_against_reference<float>(1e-4);
+}
 
 TEST_CASE("gnn reference: double matches PyTorch to 1e-10") {
   check_against_reference<double>(1e-10);
