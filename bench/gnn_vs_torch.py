@@ -28,7 +28,8 @@ WORKLOADS = ("resnet50", "bert-base")
 
 
 def run(command, env=None):
-    full_env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", **(env or {}))
+    full_env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    full_env.update(env or {})
     result = subprocess.run(["taskset", "-c", "1"] + command, cwd=ROOT, env=full_env,
                             capture_output=True, text=True)
     if result.returncode != 0:
@@ -36,10 +37,10 @@ def run(command, env=None):
     return result.stdout
 
 
-def cpp_medians(bench, repetitions):
+def cpp_medians(bench, repetitions, env):
     out = run([bench, "--benchmark_filter=GnnPolicy|GnnCriticQ/bert-base/32|Sgemm/374",
                "--benchmark_min_time=0.5", f"--benchmark_repetitions={repetitions}",
-               "--benchmark_report_aggregates_only=true", "--benchmark_format=json"])
+               "--benchmark_report_aggregates_only=true", "--benchmark_format=json"], env)
     medians = {}
     for b in json.loads(out)["benchmarks"]:
         if b.get("aggregate_name") == "median":
@@ -47,34 +48,32 @@ def cpp_medians(bench, repetitions):
     return medians
 
 
-def torch_median(workload, repeat, blas_env=None, model="policy"):
+def torch_median(workload, repeat, blas_env, model="policy"):
     out = run(["/usr/bin/python3", "bench/peers/gnn_torch.py", "bench", "--observations",
                f"tests/data/gnn/{workload}.json", "--hidden", "128", "--layers", "3",
-               "--repeat", str(repeat), "--model", model], env={**TORCH_MALLOC, **(blas_env or {})})
+               "--repeat", str(repeat), "--model", model], env={**TORCH_MALLOC, **blas_env})
     return json.loads(out.strip().splitlines()[-1])
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", default="build/default/bench/memplace_bench_gnn")
-    parser.add_argument("--repeat", type=int, default=7, help="C++ repetitions (medians)")
-    parser.add_argument("--torch-repeat", type=int, default=50, help="PyTorch iterations")
-    parser.add_argument("--skip-reference-blas", action="store_true")
-    args = parser.parse_args()
+def has_avx512():
+    with open("/proc/cpuinfo") as f:
+        return any(line.startswith("flags") and "avx512f" in line.split() for line in f)
 
-    cpp = cpp_medians(args.bench, args.repeat)
-    sgemm = cpp["Sgemm/374/384/128/real_time"]["GFLOPs"] / 1e9
+
+def compare(args, core_env):
+    """Prints the table for one OpenBLAS kernel choice (core_env: {} or OPENBLAS_CORETYPE)."""
+    cpp = cpp_medians(args.bench, args.repeat, core_env)
+    sgemm = cpp["Sgemm/374/384/128/real_time"]["GFLOPs"]  # GFLOP/s
     rows = []
     for workload in WORKLOADS:
         c = cpp[f"GnnPolicy/{workload}/real_time"]
-        cpp_ms = c["real_time"]
         bound_ms = c["flops"] / (sgemm * 1e9) * 1e3
-        openblas = torch_median(workload, args.torch_repeat)
+        openblas = torch_median(workload, args.torch_repeat, core_env)
         reference = None
-        if not args.skip_reference_blas:
+        if not args.skip_reference_blas and not core_env:
             reference = torch_median(workload, max(5, args.torch_repeat // 5),
                                      {"LD_LIBRARY_PATH": REFERENCE_BLAS})
-        rows.append((workload, c["nodes"], cpp_ms, openblas, reference, bound_ms))
+        rows.append((workload, c["nodes"], c["real_time"], openblas, reference, bound_ms))
 
     print(f"SGEMM 374x384x128, one core: {sgemm:.1f} GFLOP/s\n")
     print("| workload | nodes | C++ | PyTorch + OpenBLAS | speedup | PyTorch + reference BLAS "
@@ -87,11 +86,27 @@ def main():
               f"({openblas['blas']}) | {openblas['median_ms'] / cpp_ms:.2f}x | {ref_text} | "
               f"{bound_ms / cpp_ms:.0%} ({bound_ms:.3f} ms bound) |")
     q = cpp["GnnCriticQ/bert-base/32/real_time"]
-    print(f"\nQ critic forward + backward, bert-base, 32 action samples: "
-          f"{q['real_time']:.2f} ms ({q['items_per_second']:.0f} samples/s)")
-    torch_q = torch_median("bert-base", 20, model="critic")
-    print(f"PyTorch peer, same: {torch_q['median_ms']:.2f} ms "
-          f"({32 / torch_q['median_ms'] * 1e3:.0f} samples/s)")
+    torch_q = torch_median("bert-base", 20, core_env, model="critic")
+    print(f"\nQ critic forward + backward, bert-base, 32 action samples: C++ "
+          f"{q['real_time']:.2f} ms ({q['items_per_second']:.0f} samples/s); PyTorch peer "
+          f"{torch_q['median_ms']:.2f} ms ({32 / torch_q['median_ms'] * 1e3:.0f} samples/s)\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", default="build/default/bench/memplace_bench_gnn")
+    parser.add_argument("--repeat", type=int, default=7, help="C++ repetitions (medians)")
+    parser.add_argument("--torch-repeat", type=int, default=50, help="PyTorch iterations")
+    parser.add_argument("--skip-reference-blas", action="store_true")
+    args = parser.parse_args()
+
+    print("## OpenBLAS with its own kernel choice\n")
+    compare(args, {})
+    # OpenBLAS 0.3.21 (Debian bookworm) does not know AMD Zen 4 and falls back to its Haswell
+    # (AVX2) kernels; its SkylakeX kernels run on any CPU with AVX-512 and are about twice as fast.
+    if has_avx512():
+        print("## Both with OPENBLAS_CORETYPE=SKYLAKEX (this CPU has AVX-512)\n")
+        compare(args, {"OPENBLAS_CORETYPE": "SKYLAKEX"})
 
 
 if __name__ == "__main__":

@@ -157,9 +157,7 @@ void trunk_forward(const ParameterSet<T>& p, const Indices& ix, const GnnConfig&
     layernorm_forward<T>(a, sized(ws.norm_mean[l], N), sized(ws.norm_rstd[l], N), z,
                          p.tensor(ix.norm_gain[l]), p.tensor(ix.norm_bias[l]), N, H);
     relu_forward<T>(a, a);
-    std::span<T> next = sized(ws.h[l + 1], N * H);
-    std::copy(h.begin(), h.end(), next.begin());
-    add_inplace<T>(next, a);
+    add_forward<T>(sized(ws.h[l + 1], N * H), h, a);
   }
 }
 

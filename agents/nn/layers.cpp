@@ -36,14 +36,32 @@ void linear_backward(std::span<T> dx, std::span<T> dweight, std::span<T> dbias,
   if (!dx.empty()) matrix(dx, rows, in).noalias() += dy_m * matrix(weight, in, out).transpose();
 }
 
+// Plain loops over restrict pointers: GCC vectorises these compare-and-blend loops, which Eigen
+// 3.4's select() does not.
 template <class T>
 void relu_forward(std::span<T> y, std::span<const T> x) {
-  array(y) = array(x).cwiseMax(T(0));
+  T* __restrict out = y.data();
+  const T* __restrict in = x.data();
+  if (out == in) {  // in place
+    for (std::size_t i = 0; i < x.size(); ++i)
+      out[i] = out[i] > T(0) ? out[i] : T(0);
+    return;
+  }
+  for (std::size_t i = 0; i < x.size(); ++i)
+    out[i] = in[i] > T(0) ? in[i] : T(0);
 }
 
 template <class T>
 void relu_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y) {
-  array(dx) += (array(y) > T(0)).select(array(dy), T(0));
+  T* __restrict d = dx.data();
+  const T* __restrict g = dy.data();
+  const T* __restrict out = y.data();
+  // A select between two values computed unconditionally (not `+= cond ? g : 0`, which GCC keeps
+  // as a branch, adding +0 not being an identity for -0) vectorises to a compare and a blend.
+  for (std::size_t i = 0; i < dy.size(); ++i) {
+    const T sum = d[i] + g[i];
+    d[i] = out[i] > T(0) ? sum : d[i];
+  }
 }
 
 template <class T>
@@ -57,8 +75,8 @@ void tanh_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y)
 }
 
 template <class T>
-void add_inplace(std::span<T> y, std::span<const T> x) {
-  array(y) += array(x);
+void add_forward(std::span<T> y, std::span<const T> a, std::span<const T> b) {
+  array(y) = array(a) + array(b);
 }
 
 template <class T>
@@ -222,7 +240,7 @@ void mean_max_pool_backward(std::span<T> dh, std::span<const T> dpooled,
   template void relu_backward<T>(std::span<T>, std::span<const T>, std::span<const T>);            \
   template void tanh_forward<T>(std::span<T>, std::span<const T>);                                 \
   template void tanh_backward<T>(std::span<T>, std::span<const T>, std::span<const T>);            \
-  template void add_inplace<T>(std::span<T>, std::span<const T>);                                  \
+  template void add_forward<T>(std::span<T>, std::span<const T>, std::span<const T>);              \
   template void layernorm_forward<T>(std::span<T>, std::span<T>, std::span<T>, std::span<const T>, \
                                      std::span<const T>, std::span<const T>, std::size_t,          \
                                      std::size_t);                                                 \

@@ -38,9 +38,9 @@ void tanh_forward(std::span<T> y, std::span<const T> x);
 template <class T>
 void tanh_backward(std::span<T> dx, std::span<const T> dy, std::span<const T> y);
 
-// y += x (a residual connection); its backward is dx += dy, the same function.
+// y = a + b (a residual connection); its backward hands dy to both inputs unchanged.
 template <class T>
-void add_inplace(std::span<T> y, std::span<const T> x);
+void add_forward(std::span<T> y, std::span<const T> a, std::span<const T> b);
 
 // Per row: y = (x - mean) * rstd * gain + bias, rstd = 1/sqrt(var + 1e-5), biased variance.
 // Saves mean and rstd (one per row) for the backward.
