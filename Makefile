@@ -36,6 +36,7 @@ test-asan: deps
 bench: build
 	@build/$(PRESET)/bench/memplace_bench
 	@build/$(PRESET)/bench/memplace_bench_envs
+	@build/$(PRESET)/bench/memplace_bench_gnn
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
