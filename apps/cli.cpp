@@ -22,6 +22,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_references_command(app, io);
   add_import_command(app, io);
   add_check_command(app, io);
+  add_train_command(app, io);
 
   // CLI11 wants argv order reversed when given a vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -43,6 +44,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << "memplace: " << e.what() << "\n";
     err << "Run 'memplace --help' for usage.\n";
     return kExitBadInput;
+  } catch (const Interrupted& e) {
+    err << "memplace: " << e.what() << "\n";
+    return kExitInterrupted;
   } catch (const InputError& e) {
     err << "memplace: " << e.what() << "\n";
     return kExitBadInput;

@@ -1,6 +1,8 @@
 // The `memplace` command line, as a function so tests can run it in-process.
 #pragma once
 
+#include <stdexcept>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -9,8 +11,15 @@ namespace memplace::cli {
 
 // Exit codes of every command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // a run failed, or a replayed result did not match
-inline constexpr int kExitBadInput = 2;  // a bad file, option or argument (one-line message)
+inline constexpr int kExitFailure = 1;        // a run failed, or a replayed result did not match
+inline constexpr int kExitBadInput = 2;       // a bad file, option or argument (one-line message)
+inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT/SIGTERM after a checkpoint
+
+// Thrown by a command that stopped on request; its message says how to continue.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Runs `memplace <args...>` (args excludes the program name); never throws.
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -6,6 +6,7 @@
 // multiply-and-reject method, which is exact (no modulo bias).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace memplace {
@@ -54,6 +55,13 @@ class Rng {
 
   // Uniform in [0, 1) with 53 random bits.
   double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+  // The full generator state, for checkpoints: a generator restored from it continues the same
+  // sequence.
+  std::array<std::uint64_t, 4> state() const { return {state_[0], state_[1], state_[2], state_[3]}; }
+  void set_state(const std::array<std::uint64_t, 4>& state) {
+    for (int i = 0; i < 4; ++i) state_[i] = state[i];
+  }
 
   friend bool operator==(const Rng&, const Rng&) = default;
 

@@ -1,0 +1,60 @@
+// The agent interface: an agent proposes whole mappings and learns from how they scored. The
+// trainer (agents/trainer.hpp) owns everything else — the evaluation budget, the seed, the
+// clock, the run folder and the checkpoints — so every agent is compared on the same terms.
+//
+// An agent's life is a loop of propose() and learn() calls. Between a learn() and the next
+// propose() its whole state can be saved and restored (save/load), and a restored agent
+// continues exactly as the saved one would have: that is what makes resumed runs identical to
+// uninterrupted ones.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "agents/state_archive.hpp"
+#include "env/env.hpp"
+#include "env/mapping.hpp"
+#include "env/observation.hpp"
+#include "env/placement_context.hpp"
+
+namespace memplace::agents {
+
+// One proposal as the trainer scored it through the single-step environment.
+struct Outcome {
+  double reward = 0;   // the environment's reward (its reward and invalid options)
+  double speedup = 0;  // of the scored mapping over the compiler (as if it fitted, if invalid)
+  bool valid = false;  // whether the proposed mapping fitted
+  bool rectified = false;
+  Mapping scored;  // the mapping scored: the proposal, or its rectified version
+};
+
+// Everything an agent is built from.
+struct AgentSetup {
+  std::shared_ptr<const PlacementContext> context;  // simulator, compiler reference
+  Observation observation;  // the single-step environment's observation after reset
+  std::uint64_t seed = 0;
+  std::uint64_t budget = 0;  // evaluations the trainer will grant in all
+  int threads = 1;           // for the agent's own parallel work (results never depend on it)
+  std::string env = "single-step";  // how to build mappings (sequential: masked rollouts)
+  OptionMap hyperparameters;        // resolved against the agent's specs (agents/registry.hpp)
+};
+
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  // Mappings to evaluate next, between 1 and `limit` of them (the budget left, capped by the
+  // trainer's batch limit).
+  virtual std::vector<Mapping> propose(std::size_t limit) = 0;
+  // How the last proposals scored, in the same order.
+  virtual void learn(std::span<const Mapping> proposals, std::span<const Outcome> outcomes) = 0;
+  // The agent's whole state (not its setup, which the trainer rebuilds from config.yaml).
+  virtual void save(StateWriter& out) const = 0;
+  virtual void load(StateReader& in) = 0;
+  // A line of agent-specific progress for logs ("generation 12, temperature 0.31"); may be empty.
+  virtual std::string status() const { return {}; }
+};
+
+}  // namespace memplace::agents

@@ -1,0 +1,275 @@
+#include "agents/trainer.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "agents/registry.hpp"
+#include "env/atomic_file.hpp"
+#include "env/mapping_io.hpp"
+#include "env/rectify.hpp"
+#include "env/registry.hpp"
+#include "env/workload.hpp"
+
+namespace memplace::agents {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxBatch = 4096;  // proposals scored per call, at most
+constexpr const char* kCheckpoint = "checkpoint.bin";
+
+OptionMap env_options(const TrainConfig& config) {
+  OptionMap options = config.env_options;
+  options["workload"] = config.workload;
+  options["hardware"] = config.hardware;
+  return options;
+}
+
+int thread_count(int configured) {
+  return configured > 0 ? configured : std::max(1, omp_get_num_procs());
+}
+
+}  // namespace
+
+struct Trainer::State {
+  TrainConfig config;
+  fs::path run_dir;
+  std::vector<std::unique_ptr<Env>> envs;  // one per thread, single-step
+  std::unique_ptr<Agent> agent;
+  std::vector<CurveRow> curve;
+  std::uint64_t evaluations = 0;
+  double wall_before = 0;  // seconds spent before this process resumed the run
+  std::uint64_t last_checkpoint = 0;
+  // Since the last curve row.
+  std::uint64_t pending = 0, pending_valid = 0;
+  double pending_speedup = 0;
+  // The best valid mapping so far.
+  std::optional<Mapping> best;
+  double best_speedup = 0;
+  TimeFs best_latency_fs = 0;
+
+  std::uint64_t curve_interval() const { return std::max<std::uint64_t>(1, config.budget / 500); }
+  const Simulator& sim() const { return envs.front()->simulator(); }
+
+  void build() {
+    const int threads = thread_count(config.threads);
+    envs.clear();
+    envs.push_back(make("memplace/single-step-v0", env_options(config)));
+    for (int t = 1; t < threads; ++t)
+      envs.push_back(envs.front()->clone());
+    AgentSetup setup;
+    setup.context = make_placement_context(envs.front()->options());
+    setup.observation = envs.front()->reset(config.seed).obs.copy();
+    setup.seed = config.seed;
+    setup.budget = config.budget;
+    setup.threads = threads;
+    setup.hyperparameters = config.hyperparameters;
+    setup.env = config.env;
+    agent = make_agent(config.agent, setup);
+  }
+
+  // Scores the proposals in parallel; each evaluation depends only on its mapping, so the
+  // outcomes do not depend on the number of threads.
+  std::vector<Outcome> evaluate(const std::vector<Mapping>& proposals) {
+    std::vector<Outcome> outcomes(proposals.size());
+    const auto count = static_cast<std::int64_t>(proposals.size());
+#pragma omp parallel for num_threads(static_cast <int>(envs.size())) schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) {
+      Env& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
+      const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
+      const std::vector<std::int64_t> action(mapping.begin(), mapping.end());
+      env.reset(0);
+      const StepResult step = env.step(action);
+      Outcome& o = outcomes[static_cast<std::size_t>(i)];
+      o.reward = step.reward;
+      o.speedup = step.info.speedup;
+      o.valid = step.info.valid;
+      o.rectified = step.info.rectified;
+      o.scored = step.info.rectified ? rectify(env.simulator(), mapping).mapping : mapping;
+    }
+    return outcomes;
+  }
+
+  void record(const std::vector<Outcome>& outcomes, double wall) {
+    for (const Outcome& o : outcomes) {
+      const bool scored_valid = o.valid || o.rectified;
+      ++evaluations;
+      ++pending;
+      if (o.valid) ++pending_valid;
+      if (scored_valid) {
+        pending_speedup += o.speedup;
+        if (!best || o.speedup > best_speedup) {
+          best = o.scored;
+          best_speedup = o.speedup;
+          best_latency_fs = sim().evaluate(o.scored).latency_fs;
+        }
+      }
+      if (pending >= curve_interval() || evaluations == config.budget) close_row(wall);
+    }
+  }
+
+  void close_row(double wall) {
+    if (pending == 0) return;
+    curve.push_back(CurveRow{evaluations, wall, best ? best_speedup : 0.0,
+                             pending_speedup / static_cast<double>(pending),
+                             static_cast<double>(pending_valid) / static_cast<double>(pending)});
+    pending = pending_valid = 0;
+    pending_speedup = 0;
+  }
+
+  void write_outputs(double wall) const {
+    write_file_atomically(run_dir / "curve.csv", curve_csv(curve));
+    if (best)
+      save_mapping(run_dir / "best_mapping.yaml", sim(), *best,
+                   RecordedResult{best_latency_fs, true});
+    StateWriter out;
+    out.put("trainer.config", config.to_yaml());
+    out.put("trainer.evaluations", evaluations);
+    out.put("trainer.wall_seconds", wall);
+    out.put("trainer.pending", pending);
+    out.put("trainer.pending_valid", pending_valid);
+    out.put("trainer.pending_speedup", pending_speedup);
+    std::vector<double> rows;
+    for (const CurveRow& r : curve) {
+      rows.insert(rows.end(), {static_cast<double>(r.evaluations), r.wall_seconds, r.best_speedup,
+                               r.batch_mean_speedup, r.valid_fraction});
+    }
+    out.put_array<double>("trainer.curve", rows);
+    out.put("trainer.has_best", static_cast<std::uint64_t>(best ? 1 : 0));
+    out.put_array<std::uint8_t>("trainer.best", best ? std::span<const std::uint8_t>(*best)
+                                                     : std::span<const std::uint8_t>());
+    out.put("trainer.best_speedup", best_speedup);
+    out.put("trainer.best_latency_fs", static_cast<std::int64_t>(best_latency_fs));
+    agent->save(out);
+    out.save(run_dir / kCheckpoint);
+  }
+
+  void read_checkpoint() {
+    StateReader in = StateReader::load(run_dir / kCheckpoint);
+    if (in.get_text("trainer.config") != config.to_yaml())
+      throw InputError((run_dir / kCheckpoint).string() +
+                       ": the checkpoint was written for another config than config.yaml");
+    evaluations = in.get_u64("trainer.evaluations");
+    wall_before = in.get_f64("trainer.wall_seconds");
+    pending = in.get_u64("trainer.pending");
+    pending_valid = in.get_u64("trainer.pending_valid");
+    pending_speedup = in.get_f64("trainer.pending_speedup");
+    const std::vector<double> rows = in.get_array<double>("trainer.curve");
+    curve.clear();
+    for (std::size_t i = 0; i + 5 <= rows.size(); i += 5) {
+      curve.push_back(CurveRow{static_cast<std::uint64_t>(rows[i]), rows[i + 1], rows[i + 2],
+                               rows[i + 3], rows[i + 4]});
+    }
+    const bool has_best = in.get_u64("trainer.has_best") != 0;
+    std::vector<std::uint8_t> best_mapping = in.get_array<std::uint8_t>("trainer.best");
+    best_speedup = in.get_f64("trainer.best_speedup");
+    best_latency_fs = in.get_i64("trainer.best_latency_fs");
+    if (has_best) best = Mapping(best_mapping.begin(), best_mapping.end());
+    agent->load(in);
+    in.expect_end();
+    last_checkpoint = evaluations;
+  }
+};
+
+Trainer::Trainer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Trainer::~Trainer() = default;
+Trainer::Trainer(Trainer&&) noexcept = default;
+
+Trainer::Trainer(TrainConfig config, fs::path run_dir) : state_(std::make_unique<State>()) {
+  config.resolve();
+  state_->config = std::move(config);
+  state_->run_dir = std::move(run_dir);
+  if (fs::exists(state_->run_dir / "config.yaml"))
+    throw InputError(state_->run_dir.string() +
+                     ": already holds a run (resume it with --resume, or choose another --out)");
+  fs::create_directories(state_->run_dir);
+  state_->build();
+  write_file_atomically(state_->run_dir / "config.yaml", state_->config.to_yaml());
+}
+
+Trainer Trainer::resume(const fs::path& run_dir) {
+  auto state = std::make_unique<State>();
+  state->config = TrainConfig::load(run_dir / "config.yaml");
+  state->config.resolve();
+  state->run_dir = run_dir;
+  if (!fs::exists(run_dir / kCheckpoint))
+    throw InputError((run_dir / kCheckpoint).string() +
+                     ": no checkpoint to resume from (the run stopped before its first one)");
+  state->build();
+  state->read_checkpoint();
+  return Trainer(std::move(state));
+}
+
+TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progress,
+                         const std::function<bool()>& stop) {
+  State& s = *state_;
+  const auto start = std::chrono::steady_clock::now();
+  auto wall = [&] {
+    return s.wall_before +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  bool interrupted = false;
+  while (s.evaluations < s.config.budget) {
+    const auto limit = static_cast<std::size_t>(
+        std::min<std::uint64_t>(s.config.budget - s.evaluations, kMaxBatch));
+    std::vector<Mapping> proposals = s.agent->propose(limit);
+    if (proposals.empty()) break;  // the agent is done (greedy-dp converged)
+    if (proposals.size() > limit)
+      throw std::logic_error("agent '" + s.config.agent + "' proposed " +
+                             std::to_string(proposals.size()) + " mappings, allowed 1.." +
+                             std::to_string(limit));
+    const std::vector<Outcome> outcomes = s.evaluate(proposals);
+    s.agent->learn(proposals, outcomes);
+    s.record(outcomes, wall());
+    if (progress)
+      progress(
+          TrainProgress{s.evaluations, s.config.budget, s.best_speedup, wall(), s.agent->status()});
+    if (s.evaluations >= s.config.budget) break;
+    if (stop && stop()) {
+      interrupted = true;
+      break;
+    }
+    if (s.evaluations - s.last_checkpoint >= s.config.checkpoint_every) {
+      s.write_outputs(wall());
+      s.last_checkpoint = s.evaluations;
+    }
+  }
+  s.write_outputs(wall());
+  s.last_checkpoint = s.evaluations;
+  TrainResult result;
+  result.evaluations = s.evaluations;
+  result.wall_seconds = wall();
+  result.interrupted = interrupted;
+  result.best_mapping = s.best;
+  result.best_speedup = s.best_speedup;
+  result.best_latency_fs = s.best_latency_fs;
+  return result;
+}
+
+const TrainConfig& Trainer::config() const {
+  return state_->config;
+}
+const std::vector<CurveRow>& Trainer::curve() const {
+  return state_->curve;
+}
+const fs::path& Trainer::run_dir() const {
+  return state_->run_dir;
+}
+
+std::string curve_csv(const std::vector<CurveRow>& rows) {
+  std::string out = "evaluations,wall_seconds,best_speedup,batch_mean_speedup,valid_fraction\n";
+  char line[256];
+  for (const CurveRow& r : rows) {
+    std::snprintf(line, sizeof line, "%llu,%.3f,%.9f,%.9f,%.6f\n",
+                  static_cast<unsigned long long>(r.evaluations), r.wall_seconds, r.best_speedup,
+                  r.batch_mean_speedup, r.valid_fraction);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace memplace::agents

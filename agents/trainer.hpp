@@ -1,0 +1,82 @@
+// The trainer: drives one agent on one workload for a budget of simulator evaluations, and owns
+// the run folder:
+//
+//   config.yaml        everything needed to rerun (memplace train --config RUN/config.yaml)
+//   curve.csv          evaluations, wall_seconds, best_speedup, batch_mean_speedup, valid_fraction
+//   best_mapping.yaml  the best valid mapping, replayable with `memplace evaluate`
+//   checkpoint.bin     trainer and agent state (atomic; every checkpoint_every evaluations, on
+//                      SIGINT/SIGTERM, and at the end), from which `memplace train --resume RUN`
+//                      continues to exactly the result of an uninterrupted run
+//
+// Proposals are scored through the single-step environment (its reward and invalid options), in
+// parallel over the batch; every evaluation counts against the budget.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "agents/agent.hpp"
+#include "agents/train_config.hpp"
+#include "env/mapping.hpp"
+#include "env/time.hpp"
+
+namespace memplace::agents {
+
+struct CurveRow {
+  std::uint64_t evaluations = 0;  // so far
+  double wall_seconds = 0;        // so far (the only column that differs between reruns)
+  double best_speedup = 0;        // of the best valid mapping so far (0 until one is found)
+  double batch_mean_speedup = 0;  // mean over the evaluations since the previous row; an invalid
+                                  // mapping counts 0 (a rectified one its rectified speedup)
+  double valid_fraction = 0;      // of the evaluations since the previous row
+};
+
+struct TrainProgress {
+  std::uint64_t evaluations = 0;
+  std::uint64_t budget = 0;
+  double best_speedup = 0;
+  double wall_seconds = 0;
+  std::string agent_status;
+};
+
+struct TrainResult {
+  std::uint64_t evaluations = 0;
+  double wall_seconds = 0;
+  bool interrupted = false;             // stopped early on request; the checkpoint holds the state
+  std::optional<Mapping> best_mapping;  // none if no valid mapping was found
+  double best_speedup = 0;
+  TimeFs best_latency_fs = 0;
+};
+
+class Trainer {
+ public:
+  // A new run writing to `run_dir` (created if missing; refused if it already holds a run).
+  Trainer(TrainConfig config, std::filesystem::path run_dir);
+  // The run in `run_dir`, continued from its checkpoint.
+  static Trainer resume(const std::filesystem::path& run_dir);
+  ~Trainer();
+  Trainer(Trainer&&) noexcept;
+
+  // Runs until the budget is spent or `stop()` returns true (checked after every batch; the
+  // state is checkpointed before returning). `progress` is called after every batch.
+  TrainResult run(const std::function<void(const TrainProgress&)>& progress = {},
+                  const std::function<bool()>& stop = {});
+
+  const TrainConfig& config() const;
+  const std::vector<CurveRow>& curve() const;
+  const std::filesystem::path& run_dir() const;
+
+ private:
+  struct State;
+  explicit Trainer(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// curve.csv as text (the header line, then one line per row).
+std::string curve_csv(const std::vector<CurveRow>& rows);
+
+}  // namespace memplace::agents

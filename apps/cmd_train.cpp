@@ -1,0 +1,168 @@
+// memplace train: one agent on one workload for a budget of evaluations, into a run folder
+// (agents/trainer.hpp); --resume continues an interrupted run exactly.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include "agents/registry.hpp"
+#include "agents/trainer.hpp"
+#include "apps/cli.hpp"
+#include "apps/commands.hpp"
+#include "apps/progress.hpp"
+#include "env/env_options.hpp"
+
+namespace memplace::cli {
+namespace {
+
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void request_stop(int) {
+  g_stop_requested.store(true);
+}
+
+// SIGINT and SIGTERM ask the trainer to checkpoint and stop, for as long as this lives.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    g_stop_requested.store(false);
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+struct TrainCommandOptions {
+  agents::TrainConfig config;
+  std::string config_file;
+  std::string out;
+  std::string resume;
+  std::vector<std::string> hyperparameters;  // name=value
+  std::vector<std::string> env_options;      // name=value
+  bool quiet = false;
+};
+
+std::string fixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+void print_summary(const agents::Trainer& trainer, const agents::TrainResult& result,
+                   std::ostream& out) {
+  const agents::TrainConfig& c = trainer.config();
+  out << "agent " << c.agent << " on " << c.workload << " (seed " << c.seed
+      << "): " << result.evaluations << " evaluations in " << fixed(result.wall_seconds, 1)
+      << " s\n";
+  if (result.best_mapping) {
+    out << "best speedup over the compiler: " << fixed(result.best_speedup, 4) << "x (latency "
+        << fixed(static_cast<double>(result.best_latency_fs) * 1e-9, 2) << " us)\n";
+  } else {
+    out << "no valid mapping found\n";
+  }
+  out << "run folder: " << trainer.run_dir().string() << "\n";
+  if (result.best_mapping)
+    out << "replay: memplace evaluate " << c.workload << " "
+        << (trainer.run_dir() / "best_mapping.yaml").string() << "\n";
+}
+
+void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
+  std::optional<agents::Trainer> trainer;
+  if (!o.resume.empty()) {
+    if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
+            cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") >
+        0)
+      throw InputError("--resume continues a run as configured; other run options do not apply");
+    trainer.emplace(agents::Trainer::resume(o.resume));
+  } else {
+    agents::TrainConfig config =
+        o.config_file.empty() ? agents::TrainConfig{} : agents::TrainConfig::load(o.config_file);
+    // Options on the command line override the config file.
+    if (cmd.count("--agent")) config.agent = o.config.agent;
+    if (cmd.count("--workload")) config.workload = o.config.workload;
+    if (cmd.count("--hardware")) config.hardware = o.config.hardware;
+    if (cmd.count("--env")) config.env = o.config.env;
+    if (cmd.count("--budget")) config.budget = o.config.budget;
+    if (cmd.count("--seed")) config.seed = o.config.seed;
+    if (cmd.count("--threads")) config.threads = o.config.threads;
+    if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
+    for (const std::string& a : o.hyperparameters)
+      parse_option_assignment(a, config.hyperparameters);
+    for (const std::string& a : o.env_options)
+      parse_option_assignment(a, config.env_options);
+    const std::string out = o.out.empty()
+                                ? "runs/" + config.agent + "-" +
+                                      std::filesystem::path(config.workload).stem().string() +
+                                      "-s" + std::to_string(config.seed)
+                                : o.out;
+    trainer.emplace(std::move(config), out);
+  }
+  ProgressDisplay display(io.err, is_terminal(2), trainer->config().agent);
+  const StopOnSignals signals;
+  const agents::TrainResult result = trainer->run(
+      [&](const agents::TrainProgress& p) {
+        if (!o.quiet)
+          display.update(p.evaluations, p.budget, p.best_speedup, p.wall_seconds, p.agent_status);
+      },
+      [] { return g_stop_requested.load(); });
+  display.finish();
+  print_summary(*trainer, result, io.out);
+  if (result.interrupted)
+    throw Interrupted("stopped at " + std::to_string(result.evaluations) +
+                      " evaluations; continue with: memplace train --resume " +
+                      trainer->run_dir().string());
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand(
+      "train", "Train an agent on a workload for a budget of simulator evaluations");
+  auto o = std::make_shared<TrainCommandOptions>();
+  std::string agents;
+  for (const auto& info : agents::agent_registry())
+    agents += (agents.empty() ? "" : ", ") + info.name;
+  cmd->add_option("--agent", o->config.agent, "The agent: " + agents)->capture_default_str();
+  cmd->add_option("--workload", o->config.workload, "A shipped workload or a workload YAML file")
+      ->capture_default_str();
+  cmd->add_option("--hardware", o->config.hardware, "A shipped hardware model or a YAML file")
+      ->capture_default_str();
+  cmd->add_option("--env", o->config.env,
+                  "How mappings are built: single-step, or sequential (masked rollouts)")
+      ->capture_default_str();
+  cmd->add_option("--budget", o->config.budget, "Simulator evaluations to spend")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("--seed", o->config.seed, "Seed of the run")->capture_default_str();
+  cmd->add_option("--threads", o->config.threads, "Threads (0: every core); never changes results")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
+                  "Evaluations between checkpoints")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)");
+  cmd->add_option("--config", o->config_file,
+                  "A train config YAML (a run's config.yaml reruns it); options given here win");
+  cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint");
+  cmd->add_option("-p,--param", o->hyperparameters,
+                  "An agent hyperparameter as name=value (repeatable; docs/agents.md)");
+  cmd->add_option("-o,--option", o->env_options,
+                  "A single-step env option as name=value, e.g. -o invalid=rectify");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
+  cmd->callback([io, o, cmd] { run_train(*o, *cmd, io); });
+}
+
+}  // namespace memplace::cli

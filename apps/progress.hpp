@@ -1,0 +1,32 @@
+// Progress of a long run on stderr: a redrawn bar on a terminal (evaluations, best speedup, rate,
+// ETA), plain lines at every 10 % otherwise (logs, CI).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace memplace::cli {
+
+class ProgressDisplay {
+ public:
+  // `terminal`: redraw one line in place; otherwise print a line at every 10 %.
+  ProgressDisplay(std::ostream& out, bool terminal, std::string label);
+  void update(std::uint64_t done, std::uint64_t total, double best_speedup, double seconds,
+              const std::string& status);
+  void finish();
+
+ private:
+  std::ostream& out_;
+  bool terminal_;
+  std::string label_;
+  int last_decile_ = -1;
+  std::chrono::steady_clock::time_point last_draw_{};
+  bool drawn_ = false;
+};
+
+// Whether file descriptor `fd` is a terminal.
+bool is_terminal(int fd);
+
+}  // namespace memplace::cli
