@@ -101,8 +101,8 @@ AgentInfo annealing_agent_info() {
   return {"sa",
           "simulated annealing over single-tensor moves, geometric cooling over the budget",
           {"single-step"},
-          {{"t_start", "0.05", {}, "initial temperature, in reward units (speedup - 1)"},
-           {"t_end", "0.0001", {}, "final temperature, reached when the budget is spent"}},
+          {{"t_start", "0.1", {}, "initial temperature, in reward units (speedup - 1)"},
+           {"t_end", "0.001", {}, "final temperature, reached when the budget is spent"}},
           [](const AgentSetup& setup) { return std::make_unique<AnnealingAgent>(setup); }};
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 namespace memplace {
@@ -56,11 +57,24 @@ class Rng {
   // Uniform in [0, 1) with 53 random bits.
   double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
+  // Standard normal, by Box-Muller from two uniforms (one value per call, nothing cached, so
+  // state() is the whole state).
+  double normal() {
+    double u1 = uniform01();
+    while (u1 <= 0.0)
+      u1 = uniform01();
+    const double u2 = uniform01();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
+
   // The full generator state, for checkpoints: a generator restored from it continues the same
   // sequence.
-  std::array<std::uint64_t, 4> state() const { return {state_[0], state_[1], state_[2], state_[3]}; }
+  std::array<std::uint64_t, 4> state() const {
+    return {state_[0], state_[1], state_[2], state_[3]};
+  }
   void set_state(const std::array<std::uint64_t, 4>& state) {
-    for (int i = 0; i < 4; ++i) state_[i] = state[i];
+    for (int i = 0; i < 4; ++i)
+      state_[i] = state[i];
   }
 
   friend bool operator==(const Rng&, const Rng&) = default;

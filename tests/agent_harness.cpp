@@ -1,0 +1,80 @@
+#include "tests/agent_harness.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+
+#include "env/references.hpp"
+#include "env/rng.hpp"
+#include "tests/toy.hpp"
+
+namespace memplace::testing {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  path = fs::temp_directory_path() /
+         ("memplace-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(path);
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path, ignored);
+}
+
+ToyProblem make_toy_problem(const fs::path& dir, std::uint64_t seed) {
+  ToyProblem toy;
+  const Workload workload = toy::random_workload(seed, 6);
+  const Hardware hardware = toy::hardware_levels(3);
+  toy.workload = dir / ("toy" + std::to_string(seed) + ".yaml");
+  toy.hardware = dir / "toy-hardware.yaml";
+  workload.save(toy.workload);
+  {
+    std::ofstream out(toy.hardware);
+    out << hardware.to_yaml();
+  }
+  const Simulator sim(workload, hardware);
+  const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;
+  // Every mapping, as a base-3 counter over the 12 tensors.
+  Mapping m(sim.num_tensors(), 0);
+  TimeFs best = 0;
+  double random_sum = 0;
+  std::size_t count = 0;
+  Evaluation eval;
+  while (true) {
+    sim.evaluate(m, eval);
+    ++count;
+    if (eval.valid) {
+      random_sum += speedup(compiler, eval.latency_fs);
+      if (best == 0 || eval.latency_fs < best) best = eval.latency_fs;
+    }
+    std::size_t i = 0;
+    while (i < m.size() && ++m[i] == sim.num_memories())
+      m[i++] = 0;
+    if (i == m.size()) break;
+  }
+  toy.optimum_speedup = speedup(compiler, best);
+  toy.mean_random_speedup = random_sum / static_cast<double>(count);
+  return toy;
+}
+
+agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, std::uint64_t budget,
+                             std::uint64_t seed, int threads, const fs::path& dir,
+                             const OptionMap& hyperparameters) {
+  agents::TrainConfig config;
+  config.agent = agent;
+  config.workload = toy.workload.string();
+  config.hardware = toy.hardware.string();
+  config.budget = budget;
+  config.seed = seed;
+  config.threads = threads;
+  config.hyperparameters = hyperparameters;
+  static std::atomic<int> runs{0};
+  agents::Trainer trainer(config, dir / ("run-" + agent + "-" + std::to_string(runs++)));
+  return trainer.run();
+}
+
+}  // namespace memplace::testing
