@@ -100,10 +100,11 @@ def main():
     parser.add_argument("--skip-reference-blas", action="store_true")
     args = parser.parse_args()
 
-    print("## OpenBLAS with its own kernel choice\n")
+    print(f"## OpenBLAS kernels as the environment selects them "
+          f"(OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset: auto-detected')})\n")
     compare(args, {})
-    # OpenBLAS 0.3.21 (Debian bookworm) does not know AMD Zen 4 and falls back to its Haswell
-    # (AVX2) kernels; its SkylakeX kernels run on any CPU with AVX-512 and are about twice as fast.
+    # OpenBLAS's SkylakeX kernels run on any CPU with AVX-512 and are about twice as fast as its
+    # AVX2 (Haswell) ones, which an environment may pin with OPENBLAS_CORETYPE.
     if has_avx512():
         print("## Both with OPENBLAS_CORETYPE=SKYLAKEX (this CPU has AVX-512)\n")
         compare(args, {"OPENBLAS_CORETYPE": "SKYLAKEX"})
