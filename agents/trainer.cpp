@@ -20,6 +20,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxBatch = 4096;  // proposals scored per call, at most
+// Below this many proposals the batch is scored on one thread: waking a second one costs more
+// than a few microseconds of evaluations (and much more on a busy machine).
+constexpr std::size_t kParallelMin = 32;
 constexpr const char* kCheckpoint = "checkpoint.bin";
 
 OptionMap env_options(const TrainConfig& config) {
@@ -77,7 +80,8 @@ struct Trainer::State {
   std::vector<Outcome> evaluate(const std::vector<Mapping>& proposals) {
     std::vector<Outcome> outcomes(proposals.size());
     const auto count = static_cast<std::int64_t>(proposals.size());
-#pragma omp parallel for num_threads(static_cast <int>(envs.size())) schedule(static)
+    const int threads = proposals.size() >= kParallelMin ? static_cast<int>(envs.size()) : 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t i = 0; i < count; ++i) {
       Env& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
       const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
