@@ -2,6 +2,7 @@
 // their options.
 #include <nlohmann/json.hpp>
 
+#include "agents/registry.hpp"
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
 #include "env/hardware.hpp"
@@ -51,11 +52,34 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
   }
 }
 
+// The agents with their hyperparameters (docs/agents.md).
+void list_agents(nlohmann::json& doc, std::ostream* text) {
+  TextTable agents({"agent", "envs", "description"});
+  TextTable hyperparameters({"agent", "hyperparameter", "default", "meaning"});
+  for (const agents::AgentInfo& agent : agents::agent_registry()) {
+    agents.add_row({agent.name, join(agent.envs, ", "), agent.summary});
+    nlohmann::json specs = nlohmann::json::array();
+    for (const OptionSpec& h : agent.hyperparameters) {
+      hyperparameters.add_row({agent.name, h.name, h.default_value, h.help});
+      specs.push_back({{"name", h.name}, {"default", h.default_value}, {"help", h.help}});
+    }
+    doc["agents"].push_back({{"name", agent.name},
+                             {"envs", agent.envs},
+                             {"description", agent.summary},
+                             {"hyperparameters", specs}});
+  }
+  if (text == nullptr) return;
+  *text << "\n";
+  agents.print(*text);
+  *text << "\nAgent hyperparameters (memplace train -p name=value):\n";
+  hyperparameters.print(*text);
+}
+
 }  // namespace
 
 void add_list_command(CLI::App& app, Streams io) {
   auto* cmd = app.add_subcommand(
-      "list", "List the shipped workloads, hardware models and environments (with their options)");
+      "list", "List the shipped workloads, hardware models, environments and agents (with their options)");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print JSON instead of tables");
   cmd->callback([io, json] {
@@ -86,6 +110,7 @@ void add_list_command(CLI::App& app, Streams io) {
     }
     if (*json) {
       list_environments(doc, nullptr);
+      list_agents(doc, nullptr);
       io.out << doc.dump(2) << "\n";
       return;
     }
@@ -94,6 +119,7 @@ void add_list_command(CLI::App& app, Streams io) {
     hardware.print(io.out);
     io.out << "\n";
     list_environments(doc, &io.out);
+    list_agents(doc, &io.out);
   });
 }
 
