@@ -37,6 +37,7 @@ bench: build
 	@build/$(PRESET)/bench/memplace_bench
 	@build/$(PRESET)/bench/memplace_bench_envs
 	@build/$(PRESET)/bench/memplace_bench_gnn
+	@build/$(PRESET)/bench/memplace_bench_agents
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')

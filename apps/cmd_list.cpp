@@ -79,7 +79,8 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
 
 void add_list_command(CLI::App& app, Streams io) {
   auto* cmd = app.add_subcommand(
-      "list", "List the shipped workloads, hardware models, environments and agents (with their options)");
+      "list",
+      "List the shipped workloads, hardware models, environments and agents (with their options)");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print JSON instead of tables");
   cmd->callback([io, json] {

@@ -1,0 +1,54 @@
+// Evaluations per second of every registered agent on bert-base, through the real trainer on
+// every core (items_per_second; docs/performance.md). One iteration is a whole short run, so the
+// figure includes the agent's own work (GNN updates, population bookkeeping) and checkpoints.
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <string>
+
+#include "agents/registry.hpp"
+#include "agents/trainer.hpp"
+#include "bench/bench_main.hpp"
+
+namespace memplace {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Long enough to reach the agent's steady state, short enough to repeat.
+std::uint64_t budget_for(const std::string& agent) {
+  return agent == "random" || agent == "sa" || agent == "greedy-dp" ? 20000 : 2000;
+}
+
+void BM_Agent(benchmark::State& state, const std::string& agent, const std::string& workload) {
+  const fs::path root =
+      fs::temp_directory_path() / ("memplace-bench-" + std::to_string(::getpid()));
+  int run = 0;
+  std::uint64_t evaluations = 0;
+  for (auto _ : state) {
+    agents::TrainConfig config;
+    config.agent = agent;
+    config.workload = workload;
+    config.budget = budget_for(agent);
+    config.checkpoint_every = config.budget;  // one checkpoint, at the end
+    agents::Trainer trainer(config, root / std::to_string(run++));
+    evaluations += trainer.run().evaluations;
+  }
+  fs::remove_all(root);
+  state.SetItemsProcessed(static_cast<std::int64_t>(evaluations));
+}
+
+}  // namespace
+
+void register_benchmarks() {
+  for (const agents::AgentInfo& info : agents::agent_registry()) {
+    benchmark::RegisterBenchmark(("Agent/" + info.name + "/bert-base").c_str(), BM_Agent, info.name,
+                                 std::string("bert-base"))
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(3);
+  }
+}
+
+}  // namespace memplace
