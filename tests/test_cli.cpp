@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "apps/cli.hpp"
+#include "tests/agent_harness.hpp"
 
 namespace memplace {
 namespace {
@@ -180,6 +181,57 @@ TEST_CASE("check runs the contract and random episodes with options from a file 
   CHECK(run({"check", "memplace/nothing-v0"}).code == cli::kExitBadInput);
   CHECK(run({"check", "memplace/sequential/resnet50-v0", "-o", "order"}).code ==
         cli::kExitBadInput);
+}
+
+}  // namespace
+}  // namespace memplace
+
+namespace memplace {
+namespace {
+
+TEST_CASE("train writes a run folder whose best mapping replays, and refuses to overwrite it") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "run").string();
+  const Run first =
+      run({"train", "--agent", "sa", "--budget", "800", "--seed", "2", "--out", out, "-q"});
+  REQUIRE_MESSAGE(first.code == 0, first.err);
+  CHECK(first.out.find("agent sa on resnet50 (seed 2): 800 evaluations") != std::string::npos);
+  CHECK(first.out.find("best speedup over the compiler:") != std::string::npos);
+  for (const char* file : {"config.yaml", "curve.csv", "best_mapping.yaml", "checkpoint.bin"})
+    CHECK_MESSAGE(std::filesystem::exists(dir.path / "run" / file), file);
+  const Run replay = run({"evaluate", "resnet50", out + "/best_mapping.yaml"});
+  CHECK(replay.code == 0);
+  CHECK(replay.out.find("reproduced exactly") != std::string::npos);
+
+  const Run again = run({"train", "--agent", "sa", "--budget", "800", "--out", out, "-q"});
+  CHECK(again.code == 2);
+  CHECK(again.err.find("already holds a run") != std::string::npos);
+  // A finished run resumes to the same end at once.
+  const Run resumed = run({"train", "--resume", out, "-q"});
+  CHECK(resumed.code == 0);
+  const Run mixed = run({"train", "--resume", out, "--budget", "5"});
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err.find("--resume continues a run as configured") != std::string::npos);
+  const Run missing = run({"train", "--resume", (dir.path / "none").string()});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("config.yaml") != std::string::npos);
+}
+
+TEST_CASE("train refuses unknown agents, hyperparameters and env options by name") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "run").string();
+  const Run agent = run({"train", "--agent", "dqn", "--out", out});
+  CHECK(agent.code == 2);
+  CHECK(agent.err.find("unknown agent 'dqn'") != std::string::npos);
+  const Run param = run({"train", "--agent", "sa", "-p", "cooling=fast", "--out", out});
+  CHECK(param.code == 2);
+  CHECK(param.err.find("cooling") != std::string::npos);
+  const Run option = run({"train", "--agent", "sa", "-o", "invalid=ignore", "--out", out});
+  CHECK(option.code == 2);
+  CHECK(option.err.find("invalid") != std::string::npos);
+  const Run env = run({"train", "--agent", "sa", "--env", "sequential", "--out", out});
+  CHECK(env.code == 2);
+  CHECK(env.err.find("runs on single-step") != std::string::npos);
 }
 
 }  // namespace
