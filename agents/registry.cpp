@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "agents/classical_agents.hpp"
+#include "agents/learning_agents.hpp"
 #include "agents/ppo_agent_info.hpp"
 #include "env/workload.hpp"
 
@@ -15,6 +16,7 @@ const std::vector<AgentInfo>& agent_registry() {
     all.push_back(random_agent_info());
     all.push_back(greedy_dp_agent_info());
     all.push_back(annealing_agent_info());
+    all.push_back(ea_agent_info());
     all.push_back(ppo_agent_info());
     return all;
   }();
