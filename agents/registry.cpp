@@ -6,6 +6,7 @@
 #include "agents/classical_agents.hpp"
 #include "agents/learning_agents.hpp"
 #include "agents/ppo_agent_info.hpp"
+#include "agents/sac_agent_info.hpp"
 #include "env/workload.hpp"
 
 namespace memplace::agents {
@@ -18,6 +19,7 @@ const std::vector<AgentInfo>& agent_registry() {
     all.push_back(annealing_agent_info());
     all.push_back(ea_agent_info());
     all.push_back(ppo_agent_info());
+    all.push_back(sac_agent_info());
     return all;
   }();
   return registry;
