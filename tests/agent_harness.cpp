@@ -1,9 +1,12 @@
 #include "tests/agent_harness.hpp"
 
+#include <doctest/doctest.h>
+
 #include <unistd.h>
 
 #include <atomic>
 #include <fstream>
+#include <sstream>
 
 #include "env/references.hpp"
 #include "env/rng.hpp"
@@ -75,6 +78,52 @@ agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, st
   static std::atomic<int> runs{0};
   agents::Trainer trainer(config, dir / ("run-" + agent + "-" + std::to_string(runs++)));
   return trainer.run();
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string curve_without_wall(const fs::path& run) {
+  std::istringstream in(read_text(run / "curve.csv"));
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const auto first = line.find(','), second = line.find(',', first + 1);
+    out += line.substr(0, first) + line.substr(second) + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+void check_runs_match(const fs::path& a, const fs::path& b) {
+  CHECK(curve_without_wall(a) == curve_without_wall(b));
+  CHECK(read_text(a / "best_mapping.yaml") == read_text(b / "best_mapping.yaml"));
+}
+
+}  // namespace
+
+void check_resume_matches(const agents::TrainConfig& config, const fs::path& dir, int stop_after) {
+  agents::Trainer(config, dir / "whole").run();
+  {
+    agents::Trainer first(config, dir / "parts");
+    int batches = 0;
+    CHECK(first.run({}, [&] { return ++batches == stop_after; }).interrupted);
+  }
+  agents::Trainer rest = agents::Trainer::resume(dir / "parts");
+  CHECK_FALSE(rest.run().interrupted);
+  check_runs_match(dir / "whole", dir / "parts");
+}
+
+void check_threads_match(agents::TrainConfig config, const fs::path& dir) {
+  config.threads = 1;
+  agents::Trainer(config, dir / "threads1").run();
+  config.threads = 2;
+  agents::Trainer(config, dir / "threads2").run();
+  check_runs_match(dir / "threads1", dir / "threads2");
 }
 
 }  // namespace memplace::testing

@@ -35,4 +35,18 @@ agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, st
                              std::uint64_t seed, int threads, const std::filesystem::path& dir,
                              const OptionMap& hyperparameters = {});
 
+// A file's whole text ("" if it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+// A run folder's curve.csv without its wall-clock column (the only one that differs between
+// reruns).
+std::string curve_without_wall(const std::filesystem::path& run);
+
+// Trains `config` into dir/whole, and again into dir/parts stopped after `stop_after` batches and
+// resumed from its checkpoint; checks that both end with the same curve and best mapping.
+void check_resume_matches(const agents::TrainConfig& config, const std::filesystem::path& dir,
+                          int stop_after);
+// Trains `config` on 1 and on 2 threads (into dir/threads1, dir/threads2); checks that both end
+// with the same curve and best mapping.
+void check_threads_match(agents::TrainConfig config, const std::filesystem::path& dir);
+
 }  // namespace memplace::testing

@@ -22,6 +22,7 @@
 namespace memplace {
 namespace {
 
+
 using agents::BoltzmannChromosome;
 using agents::Evolution;
 using agents::EvolutionConfig;
@@ -29,24 +30,6 @@ using agents::IndividualKind;
 using testing::make_toy_problem;
 using testing::TempDir;
 using testing::train_on;
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// curve.csv without the wall-clock column.
-std::string curve_without_wall(const std::filesystem::path& run) {
-  std::istringstream in(read_text(run / "curve.csv"));
-  std::string line, out;
-  while (std::getline(in, line)) {
-    const auto first = line.find(','), second = line.find(',', first + 1);
-    out += line.substr(0, first) + line.substr(second) + "\n";
-  }
-  return out;
-}
 
 nn::GnnConfig small_gnn() {
   return nn::GnnConfig{.input_features = 5, .hidden = 8, .conv_layers = 2, .memories = 3};
@@ -402,15 +385,7 @@ TEST_CASE("agent ea: the same seed gives the same run on 1 and 2 threads") {
   config.agent = "ea";
   config.budget = 2000;
   config.seed = 7;
-  config.threads = 1;
-  agents::Trainer one(config, dir.path / "one");
-  one.run();
-  config.threads = 2;
-  agents::Trainer two(config, dir.path / "two");
-  two.run();
-  CHECK(curve_without_wall(dir.path / "one") == curve_without_wall(dir.path / "two"));
-  CHECK(read_text(dir.path / "one" / "best_mapping.yaml") ==
-        read_text(dir.path / "two" / "best_mapping.yaml"));
+  testing::check_threads_match(config, dir.path);
 }
 
 TEST_CASE("agent ea: a run stopped and resumed ends exactly as an uninterrupted one") {
@@ -421,18 +396,7 @@ TEST_CASE("agent ea: a run stopped and resumed ends exactly as an uninterrupted 
   config.seed = 3;
   config.threads = 1;
   config.checkpoint_every = 200;
-  agents::Trainer whole(config, dir.path / "whole");
-  whole.run();
-  {
-    agents::Trainer first(config, dir.path / "parts");
-    int batches = 0;
-    CHECK(first.run({}, [&] { return ++batches == 17; }).interrupted);
-  }
-  agents::Trainer rest = agents::Trainer::resume(dir.path / "parts");
-  CHECK_FALSE(rest.run().interrupted);
-  CHECK(curve_without_wall(dir.path / "whole") == curve_without_wall(dir.path / "parts"));
-  CHECK(read_text(dir.path / "whole" / "best_mapping.yaml") ==
-        read_text(dir.path / "parts" / "best_mapping.yaml"));
+  testing::check_resume_matches(config, dir.path, 17);
 }
 
 TEST_CASE("agent ea: bad hyperparameters are refused with the field named") {

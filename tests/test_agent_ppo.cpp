@@ -20,6 +20,7 @@
 namespace memplace {
 namespace {
 
+
 using agents::PpoLearner;
 using agents::PpoOptions;
 using agents::Rollout;
@@ -222,23 +223,6 @@ TEST_CASE("agent ppo: the minibatch gradient matches finite differences of the l
 
 // --- Through the trainer -------------------------------------------------------------------
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string curve_without_wall(const std::filesystem::path& run) {
-  std::istringstream in(read_text(run / "curve.csv"));
-  std::string line, out;
-  while (std::getline(in, line)) {
-    const auto first = line.find(','), second = line.find(',', first + 1);
-    out += line.substr(0, first) + line.substr(second) + "\n";
-  }
-  return out;
-}
-
 struct Run {
   double best = 0;
   double late_mean = 0;  // mean speedup of the last quarter of the evaluations (invalid = 0)
@@ -314,13 +298,7 @@ TEST_CASE("agent ppo: the same seed gives the same run on 1 and 2 threads") {
   config.budget = 1500;
   config.seed = 7;
   config.hyperparameters = {{"greedy", "true"}};
-  for (const int threads : {1, 2}) {
-    config.threads = threads;
-    agents::Trainer(config, dir.path / std::to_string(threads)).run();
-  }
-  CHECK(curve_without_wall(dir.path / "1") == curve_without_wall(dir.path / "2"));
-  CHECK(read_text(dir.path / "1" / "best_mapping.yaml") ==
-        read_text(dir.path / "2" / "best_mapping.yaml"));
+  testing::check_threads_match(config, dir.path);
 }
 
 TEST_CASE("agent ppo: a run stopped and resumed ends exactly as an uninterrupted one") {
@@ -330,17 +308,7 @@ TEST_CASE("agent ppo: a run stopped and resumed ends exactly as an uninterrupted
   config.budget = 2000;
   config.seed = 3;
   config.checkpoint_every = 300;
-  agents::Trainer(config, dir.path / "whole").run();
-  {
-    agents::Trainer first(config, dir.path / "parts");
-    int batches = 0;
-    CHECK(first.run({}, [&] { return ++batches == 13; }).interrupted);
-  }
-  agents::Trainer rest = agents::Trainer::resume(dir.path / "parts");
-  CHECK_FALSE(rest.run().interrupted);
-  CHECK(curve_without_wall(dir.path / "whole") == curve_without_wall(dir.path / "parts"));
-  CHECK(read_text(dir.path / "whole" / "best_mapping.yaml") ==
-        read_text(dir.path / "parts" / "best_mapping.yaml"));
+  testing::check_resume_matches(config, dir.path, 13);
 }
 
 TEST_CASE("agent ppo: bad hyperparameters are refused with the name") {

@@ -19,6 +19,7 @@
 namespace memplace {
 namespace {
 
+
 using agents::ReplayBuffer;
 using agents::SacLearner;
 using agents::SacOptions;
@@ -26,24 +27,6 @@ using testing::make_toy_problem;
 using testing::TempDir;
 using testing::ToyProblem;
 using testing::train_on;
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// curve.csv without the wall-clock column.
-std::string curve_without_wall(const std::filesystem::path& run) {
-  std::istringstream in(read_text(run / "curve.csv"));
-  std::string line, out;
-  while (std::getline(in, line)) {
-    const auto first = line.find(','), second = line.find(',', first + 1);
-    out += line.substr(0, first) + line.substr(second) + "\n";
-  }
-  return out;
-}
 
 std::unique_ptr<Env> toy_env(const ToyProblem& toy) {
   return make("memplace/single-step-v0",
@@ -306,19 +289,13 @@ TEST_CASE("agents sac: learns far better mappings than random ones on toy proble
 TEST_CASE("agents sac: the same seed gives the same run on 1 and 2 threads") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 3);
-  for (const int threads : {1, 2}) {
-    agents::TrainConfig config;
-    config.agent = "sac";
-    config.workload = toy.workload.string();
-    config.hardware = toy.hardware.string();
-    config.budget = 600;
-    config.seed = 7;
-    config.threads = threads;
-    agents::Trainer(config, dir.path / ("sac-" + std::to_string(threads))).run();
-  }
-  CHECK(curve_without_wall(dir.path / "sac-1") == curve_without_wall(dir.path / "sac-2"));
-  CHECK(read_text(dir.path / "sac-1" / "best_mapping.yaml") ==
-        read_text(dir.path / "sac-2" / "best_mapping.yaml"));
+  agents::TrainConfig config;
+  config.agent = "sac";
+  config.workload = toy.workload.string();
+  config.hardware = toy.hardware.string();
+  config.budget = 600;
+  config.seed = 7;
+  testing::check_threads_match(config, dir.path);
 }
 
 TEST_CASE("agents sac: a run stopped and resumed ends exactly as an uninterrupted one") {
@@ -331,17 +308,7 @@ TEST_CASE("agents sac: a run stopped and resumed ends exactly as an uninterrupte
   config.budget = 700;
   config.seed = 3;
   config.checkpoint_every = 150;
-  agents::Trainer(config, dir.path / "whole").run();
-  {
-    agents::Trainer first(config, dir.path / "parts");
-    int batches = 0;
-    CHECK(first.run({}, [&] { return ++batches == 9; }).interrupted);
-  }
-  agents::Trainer rest = agents::Trainer::resume(dir.path / "parts");
-  CHECK_FALSE(rest.run().interrupted);
-  CHECK(curve_without_wall(dir.path / "whole") == curve_without_wall(dir.path / "parts"));
-  CHECK(read_text(dir.path / "whole" / "best_mapping.yaml") ==
-        read_text(dir.path / "parts" / "best_mapping.yaml"));
+  testing::check_resume_matches(config, dir.path, 9);
 }
 
 TEST_CASE("agents sac: bad hyperparameters are refused with the field named") {

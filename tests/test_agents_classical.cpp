@@ -12,27 +12,10 @@
 namespace memplace {
 namespace {
 
+
 using testing::make_toy_problem;
 using testing::TempDir;
 using testing::train_on;
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// curve.csv without the wall-clock column.
-std::string curve_without_wall(const std::filesystem::path& run) {
-  std::istringstream in(read_text(run / "curve.csv"));
-  std::string line, out;
-  while (std::getline(in, line)) {
-    const auto first = line.find(','), second = line.find(',', first + 1);
-    out += line.substr(0, first) + line.substr(second) + "\n";
-  }
-  return out;
-}
 
 TEST_CASE("agents: greedy-dp and sa reach the brute-forced optimum of toy problems") {
   TempDir dir;
@@ -68,16 +51,7 @@ TEST_CASE("agents: the same seed gives the same run on 1 and 2 threads") {
     config.agent = agent;
     config.budget = 3000;
     config.seed = 7;
-    config.threads = 1;
-    agents::Trainer one(config, dir.path / (agent + "-1"));
-    one.run();
-    config.threads = 2;
-    agents::Trainer two(config, dir.path / (agent + "-2"));
-    two.run();
-    CHECK(curve_without_wall(dir.path / (agent + "-1")) ==
-          curve_without_wall(dir.path / (agent + "-2")));
-    CHECK(read_text(dir.path / (agent + "-1") / "best_mapping.yaml") ==
-          read_text(dir.path / (agent + "-2") / "best_mapping.yaml"));
+    testing::check_threads_match(config, dir.path / agent);
   }
 }
 
@@ -90,21 +64,7 @@ TEST_CASE("agents: a run stopped and resumed ends exactly as an uninterrupted on
     config.budget = 2500;
     config.seed = 3;
     config.checkpoint_every = 300;
-    agents::Trainer whole(config, dir.path / (agent + "-whole"));
-    whole.run();
-    {
-      agents::Trainer first(config, dir.path / (agent + "-parts"));
-      int batches = 0;
-      const auto result = first.run({}, [&] { return ++batches == 17; });
-      CHECK(result.interrupted);
-    }
-    agents::Trainer rest = agents::Trainer::resume(dir.path / (agent + "-parts"));
-    const auto result = rest.run();
-    CHECK_FALSE(result.interrupted);
-    CHECK(curve_without_wall(dir.path / (agent + "-whole")) ==
-          curve_without_wall(dir.path / (agent + "-parts")));
-    CHECK(read_text(dir.path / (agent + "-whole") / "best_mapping.yaml") ==
-          read_text(dir.path / (agent + "-parts") / "best_mapping.yaml"));
+    testing::check_resume_matches(config, dir.path / agent, 17);
   }
 }
 
