@@ -6,6 +6,7 @@
 
 #include "agents/nn/serialize.hpp"
 #include "env/atomic_file.hpp"
+#include "env/workload.hpp"
 
 namespace memplace::agents {
 namespace {
@@ -108,14 +109,15 @@ StateReader::StateReader(std::string bytes, std::string source)
 
 StateReader StateReader::load(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read the checkpoint");
+  if (!in) throw InputError(path.string() + ": cannot read the checkpoint");
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return StateReader(bytes.str(), path.string());
 }
 
+// A bad checkpoint is bad input (exit code 2 from the CLI), like any other malformed file.
 void StateReader::fail(const std::string& message) const {
-  throw std::runtime_error(source_ + ": " + message);
+  throw InputError(source_ + ": " + message);
 }
 
 std::string_view StateReader::next(std::string_view name, RecordType type) {

@@ -74,7 +74,8 @@ class StateWriter {
 
 class StateReader {
  public:
-  // Checks the magic, version and checksum; throws std::runtime_error naming `source`.
+  // Checks the magic, version and checksum; throws InputError (a std::runtime_error) naming
+  // `source`.
   StateReader(std::string bytes, std::string source);
   static StateReader load(const std::filesystem::path& path);
 

@@ -212,6 +212,13 @@ TEST_CASE("train writes a run folder whose best mapping replays, and refuses to 
   const Run mixed = run({"train", "--resume", out, "--budget", "5"});
   CHECK(mixed.code == 2);
   CHECK(mixed.err.find("--resume continues a run as configured") != std::string::npos);
+  {
+    std::ofstream corrupt(dir.path / "run" / "checkpoint.bin", std::ios::binary | std::ios::trunc);
+    corrupt << "garbage";
+  }
+  const Run corrupt = run({"train", "--resume", out, "-q"});
+  CHECK(corrupt.code == 2);
+  CHECK(corrupt.err.find("checkpoint.bin: not a memplace checkpoint") != std::string::npos);
   const Run missing = run({"train", "--resume", (dir.path / "none").string()});
   CHECK(missing.code == 2);
   CHECK(missing.err.find("config.yaml") != std::string::npos);
