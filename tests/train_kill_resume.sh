@@ -29,10 +29,7 @@ while [ "$kills" -lt 3 ]; do
     "$memplace" "${run[@]}" --out "$out" > /dev/null 2>&1 &
   fi
   pid=$!
-  # 0.1 to 0.6 s, plus 0.1 s per attempt so far: a slow build (sanitizers) still gets past its
-  # first checkpoint before the kill.
-  tenths=$((RANDOM % 6 + 1 + attempts))
-  sleep "$((tenths / 10)).$((tenths % 10))"
+  sleep "0.$((RANDOM % 6 + 1))"
   if kill -9 "$pid" 2> /dev/null; then
     wait "$pid" 2> /dev/null
     if [ -f "$out/checkpoint.bin" ]; then
