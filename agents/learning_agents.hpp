@@ -1,11 +1,29 @@
-// The agents with a neural network or a population of them: ea (EGRL's evolution without
-// learners). docs/agents.md describes each and its hyperparameters.
+// The agents with a neural network or a population of them (docs/agents.md describes each and
+// its hyperparameters):
+//   ea   EGRL's evolution without learners;
+//   ppo  proximal policy optimisation with a GNN actor-critic, EGRL's policy-gradient baseline;
+//   sac  EGRL's learner alone, discrete soft actor-critic (the paper's ablation);
+//   egrl the EA's population and the SAC learner on one replay buffer.
 #pragma once
 
+#include <vector>
+
+#include "agents/evolution.hpp"
 #include "agents/registry.hpp"
+#include "agents/sac_learner.hpp"
 
 namespace memplace::agents {
 
 AgentInfo ea_agent_info();
+AgentInfo ppo_agent_info();
+AgentInfo sac_agent_info();
+AgentInfo egrl_agent_info();
+
+// The hyperparameters the population (ea, egrl) and the SAC learner (sac, egrl) are configured
+// by, declared once so the agents that share them document and read them the same way.
+std::vector<OptionSpec> evolution_hyperparameters();
+EvolutionConfig evolution_config(const Hyperparameters& h, int threads);
+std::vector<OptionSpec> sac_hyperparameters();
+SacOptions sac_options(const Hyperparameters& h, int threads);
 
 }  // namespace memplace::agents

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "agents/ppo_agent_info.hpp"
+#include "agents/learning_agents.hpp"
 #include "agents/ppo_learner.hpp"
 #include "env/workload.hpp"
 

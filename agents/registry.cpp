@@ -5,8 +5,6 @@
 
 #include "agents/classical_agents.hpp"
 #include "agents/learning_agents.hpp"
-#include "agents/ppo_agent_info.hpp"
-#include "agents/sac_agent_info.hpp"
 #include "env/workload.hpp"
 
 namespace memplace::agents {
@@ -20,6 +18,7 @@ const std::vector<AgentInfo>& agent_registry() {
     all.push_back(ea_agent_info());
     all.push_back(ppo_agent_info());
     all.push_back(sac_agent_info());
+    all.push_back(egrl_agent_info());
     return all;
   }();
   return registry;

@@ -13,7 +13,7 @@
 namespace memplace::agents {
 
 struct TrainConfig {
-  std::string agent = "ea";  // EGRL (issue 5) becomes the default when it lands
+  std::string agent = "egrl";
   std::string workload = "resnet50";
   std::string hardware = "nnpi";
   std::string env = "single-step";  // how the agent builds mappings: single-step or sequential

@@ -1,0 +1,180 @@
+// egrl: Evolutionary Graph Reinforcement Learning (Khadka et al., ICLR 2021; docs/agents.md). The
+// EA's population (agents/evolution.hpp) and a discrete-SAC learner (agents/sac_learner.hpp)
+// share one replay buffer: every mapping the population or the learner has scored trains the
+// learner. Each generation:
+//   1. the population's candidates are scored;
+//   2. the learner's own rollouts are scored: `learner_samples` mappings drawn from its actor
+//      with `learner_noise` tensors moved at random, and its greedy mapping (EGRL rolls out noisy
+//      and greedy); the population's memo learns their rewards too;
+//   3. the learner takes its gradient steps for the new samples;
+//   4. its actor migrates into the population (replacing the worst non-elite GNN) and, with
+//      seed_chromosomes, a Boltzmann chromosome is seeded from the actor's logits;
+//   5. the next generation is bred.
+#include <algorithm>
+#include <cstdio>
+
+#include "agents/evolution.hpp"
+#include "agents/learning_agents.hpp"
+#include "agents/sac_learner.hpp"
+
+namespace memplace::agents {
+namespace {
+
+constexpr const char* kName = "egrl";
+
+class EgrlAgent final : public Agent {
+ public:
+  explicit EgrlAgent(const AgentSetup& setup)
+      : evolution_(evolution_config(Hyperparameters(kName, setup.hyperparameters), setup.threads),
+                   setup.observation.view(), setup.context->sim->num_memories(), setup.seed),
+        learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
+                 sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
+                 setup.seed ^ 0x5ac1ea7e5ac1ea7eULL) {
+    const Hyperparameters h(kName, setup.hyperparameters);
+    learner_samples_ = static_cast<std::size_t>(h.integer("learner_samples", 0, 4096));
+    // Expected moves per noisy rollout, whatever the workload's size.
+    learner_epsilon_ =
+        std::min(1.0, h.number("learner_noise", 0, 1e6) / static_cast<double>(learner_.tensors()));
+    seed_chromosomes_ = h.flag("seed_chromosomes");
+  }
+
+  std::vector<Mapping> propose(std::size_t limit) override {
+    std::vector<Mapping> out;
+    if (phase_ == Phase::population) {
+      const std::span<const Candidate> candidates = evolution_.candidates();
+      const std::size_t end = std::min(candidates.size(), issued_ + limit);
+      for (std::size_t c = issued_; c < end; ++c)
+        out.push_back(candidates[c].mapping);
+      issued_ = end;
+      return out;
+    }
+    // The learner's rollouts: noisy samples, then the greedy mapping.
+    if (rollouts_.empty()) {
+      rollouts_ = learner_.sample(learner_samples_, learner_epsilon_);
+      rollouts_.push_back(learner_.greedy());
+    }
+    const std::size_t end = std::min(rollouts_.size(), issued_ + limit);
+    for (std::size_t r = issued_; r < end; ++r)
+      out.push_back(rollouts_[r]);
+    issued_ = end;
+    return out;
+  }
+
+  void learn(std::span<const Mapping>, std::span<const Outcome> outcomes) override {
+    for (const Outcome& o : outcomes) {
+      learner_.add(o.scored, o.reward);
+      ++new_samples_;
+      if (phase_ == Phase::population)
+        evolution_.report(reported_, o.reward);
+      else
+        evolution_.remember(o.scored, o.reward);
+      ++reported_;
+    }
+    if (phase_ == Phase::population && evolution_.complete()) {
+      phase_ = Phase::learner;
+      issued_ = reported_ = 0;
+    } else if (phase_ == Phase::learner && reported_ == rollouts_.size()) {
+      end_generation();
+    }
+  }
+
+  void save(StateWriter& out) const override {
+    evolution_.save(out, "egrl.ea.");
+    learner_.save(out, "egrl.sac");
+    out.put("egrl.phase", static_cast<std::uint64_t>(phase_));
+    out.put("egrl.issued", static_cast<std::uint64_t>(issued_));
+    out.put("egrl.reported", static_cast<std::uint64_t>(reported_));
+    out.put("egrl.new_samples", static_cast<std::uint64_t>(new_samples_));
+    std::vector<std::uint8_t> flat;
+    for (const Mapping& m : rollouts_)
+      flat.insert(flat.end(), m.begin(), m.end());
+    out.put("egrl.rollouts", static_cast<std::uint64_t>(rollouts_.size()));
+    out.put_array<std::uint8_t>("egrl.rollout_mappings", flat);
+  }
+
+  void load(StateReader& in) override {
+    evolution_.load(in, "egrl.ea.");
+    learner_.load(in, "egrl.sac");
+    phase_ = static_cast<Phase>(in.get_u64("egrl.phase"));
+    issued_ = in.get_u64("egrl.issued");
+    reported_ = in.get_u64("egrl.reported");
+    new_samples_ = in.get_u64("egrl.new_samples");
+    const std::size_t count = in.get_u64("egrl.rollouts");
+    const std::vector<std::uint8_t> flat = in.get_array<std::uint8_t>("egrl.rollout_mappings");
+    rollouts_.clear();
+    const std::size_t tensors = learner_.tensors();
+    if (flat.size() != count * tensors) throw std::runtime_error(in.source() + ": bad rollouts");
+    for (std::size_t r = 0; r < count; ++r)
+      rollouts_.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(r * tensors),
+                             flat.begin() + static_cast<std::ptrdiff_t>((r + 1) * tensors));
+  }
+
+  std::string status() const override {
+    const MigrationStats& m = evolution_.migration_stats();
+    char text[160];
+    std::snprintf(
+        text, sizeof text, "generation %llu, %llu gradient steps, migrants elite %llu/%llu",
+        static_cast<unsigned long long>(evolution_.generation()),
+        static_cast<unsigned long long>(learner_.gradient_steps()),
+        static_cast<unsigned long long>(m.elite), static_cast<unsigned long long>(m.migrants));
+    return text;
+  }
+
+ private:
+  enum class Phase : std::uint8_t { population = 0, learner = 1 };
+
+  void end_generation() {
+    learner_.train_for_new_samples(new_samples_);
+    new_samples_ = 0;
+    evolution_.migrate(learner_.actor());
+    if (seed_chromosomes_ && evolution_.config().chromosomes() > 0)
+      evolution_.seed_chromosome_from_logits(learner_.logits());
+    evolution_.next_generation();
+    phase_ = Phase::population;
+    issued_ = reported_ = 0;
+    rollouts_.clear();
+  }
+
+  Evolution evolution_;
+  SacLearner learner_;
+  std::size_t learner_samples_ = 2;
+  double learner_epsilon_ = 0;
+  bool seed_chromosomes_ = true;
+  Phase phase_ = Phase::population;
+  std::size_t issued_ = 0, reported_ = 0;
+  std::size_t new_samples_ = 0;
+  std::vector<Mapping> rollouts_;
+};
+
+}  // namespace
+
+AgentInfo egrl_agent_info() {
+  std::vector<OptionSpec> specs = evolution_hyperparameters();
+  for (OptionSpec& spec : sac_hyperparameters()) {
+    const bool shared = std::any_of(specs.begin(), specs.end(),
+                                    [&](const OptionSpec& s) { return s.name == spec.name; });
+    if (!shared) specs.push_back(std::move(spec));  // hidden, conv_layers: one GNN shape for both
+  }
+  specs.push_back({"learner_samples",
+                   "2",
+                   {},
+                   "mappings sampled from the learner's actor each "
+                   "generation (plus its greedy mapping)"});
+  specs.push_back({"learner_noise",
+                   "3",
+                   {},
+                   "noisy rollouts: expected tensors then moved to a "
+                   "uniform memory"});
+  specs.push_back({"seed_chromosomes",
+                   "true",
+                   {"true", "false"},
+                   "seed a Boltzmann chromosome from the actor's logits every generation"});
+  return {kName,
+          "EGRL: the EA's population plus a discrete-SAC learner on a shared replay buffer, its "
+          "actor migrated into the population every generation",
+          {"single-step"},
+          std::move(specs),
+          [](const AgentSetup& setup) { return std::make_unique<EgrlAgent>(setup); }};
+}
+
+}  // namespace memplace::agents
