@@ -27,7 +27,7 @@ struct PpoOptions {
   std::size_t conv_layers = 3;
   double lr = 3e-4;
   double max_grad_norm = 0.5;
-  std::size_t epochs = 4;
+  std::size_t epochs = 1;
   std::size_t minibatches = 4;
   bool normalize_advantage = true;
   PpoCoefficients loss;

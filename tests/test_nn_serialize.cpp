@@ -1,8 +1,6 @@
 // Parameter files: bit-identical round trips, and every corruption caught with a clear message.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -13,31 +11,12 @@
 
 #include "agents/nn/serialize.hpp"
 #include "env/rng.hpp"
+#include "tests/agent_harness.hpp"
 
 namespace memplace::nn {
 namespace {
 
-// A fresh folder per use (CTest runs cases in parallel processes), removed afterwards.
-class ScratchDir {
- public:
-  ScratchDir() {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("memplace_test_nn_serialize_" + std::to_string(::getpid()) + "_" +
-             std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using testing::TempDir;
 
 std::shared_ptr<const ParameterLayout> make_layout(std::size_t hidden) {
   auto layout = std::make_shared<ParameterLayout>();
@@ -107,8 +86,8 @@ TEST_CASE_TEMPLATE("nn serialize: round trip is bit-identical", T, float, double
   const auto v = random_set<T>(layout, 3);
   const std::string config = "gnn-policy input_features=23 hidden=7 heads=policy,value µ";
 
-  ScratchDir dir;
-  const auto path = dir.path() / "model.bin";
+  TempDir dir;
+  const auto path = dir.path / "model.bin";
   save_parameters<T>(path, config, {{"parameters", &params}, {"adam.m", &m}, {"adam.v", &v}});
   const ParameterFile<T> file = load_parameters<T>(path);
 
@@ -135,15 +114,15 @@ TEST_CASE_TEMPLATE("nn serialize: round trip is bit-identical", T, float, double
   CHECK(std::filesystem::file_size(path) == bytes.size());
   CHECK(bit_identical(parse_parameters<T>(bytes, "x").set("adam.m"), m));
   std::size_t entries = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path)) {
     ++entries;
   }
   CHECK(entries == 1);
 }
 
 TEST_CASE("nn serialize: saving replaces a file atomically") {
-  ScratchDir dir;
-  const auto path = dir.path() / "model.bin";
+  TempDir dir;
+  const auto path = dir.path / "model.bin";
   const auto layout = make_layout(3);
   const auto first = random_set<float>(layout, 1);
   const auto second = random_set<float>(layout, 2);
@@ -151,10 +130,10 @@ TEST_CASE("nn serialize: saving replaces a file atomically") {
   save_parameters<float>(path, "b", {{"parameters", &second}});
   CHECK(load_parameters<float>(path).config == "b");
   CHECK(bit_identical(load_parameters<float>(path).set("parameters"), second));
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
     CHECK(entry.path().filename() == "model.bin");  // no temporary left beside it
   }
-  CHECK_THROWS_AS(load_parameters<float>(dir.path() / "missing.bin"), std::runtime_error);
+  CHECK_THROWS_AS(load_parameters<float>(dir.path / "missing.bin"), std::runtime_error);
 }
 
 TEST_CASE("nn serialize: every single-byte flip is detected") {
