@@ -161,7 +161,7 @@ AgentInfo egrl_agent_info() {
                    "mappings sampled from the learner's actor each "
                    "generation (plus its greedy mapping)"});
   specs.push_back({"learner_noise",
-                   "3",
+                   "10",
                    {},
                    "noisy rollouts: expected tensors then moved to a "
                    "uniform memory"});

@@ -66,7 +66,7 @@ std::vector<OptionSpec> sac_hyperparameters() {
       {"conv_layers", "3", {}, "graph convolution layers of each GNN"},
       {"lr", "0.001", {}, "Adam learning rate of the actor and the critics (EGRL)"},
       {"clip", "5", {}, "global gradient-norm clipping, 0 = none (EGRL)"},
-      {"alpha", "0.5", {}, "fixed entropy coefficient, in scaled reward units (EGRL: 0.05)"},
+      {"alpha", "0.2", {}, "fixed entropy coefficient, in scaled reward units (EGRL: 0.05)"},
       {"entropy", "mean", {"mean", "sum"}, "alpha weighs the mean or the sum of tensor entropies"},
       {"tau", "0.001", {}, "soft target update per gradient step (EGRL)"},
       {"gamma", "0", {}, "0: critic target = scaled reward (one step); > 0: EGRL's bootstrap"},

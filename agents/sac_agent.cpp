@@ -66,7 +66,7 @@ AgentInfo sac_agent_info() {
   const std::vector<OptionSpec> proposals = {
       {"batch", "32", {}, "mappings proposed per call: the greedy one, then samples of the actor"},
       {"greedy", "true", {"true", "false"}, "propose the actor's argmax mapping in every batch"},
-      {"noise", "3", {}, "sampled proposals: expected tensors then moved to a uniform memory"}};
+      {"noise", "10", {}, "sampled proposals: expected tensors then moved to a uniform memory"}};
   specs.insert(specs.end(), proposals.begin(), proposals.end());
   return {"sac",
           "EGRL's learner alone: discrete SAC, GNN actor and twin GNN Q critics, one-step targets",

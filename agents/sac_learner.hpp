@@ -41,7 +41,7 @@ struct SacOptions {
   double learning_rate = 1e-3;    // EGRL, actor and critics
   double max_grad_norm = 5;       // EGRL
   double tau = 1e-3;              // EGRL: soft target update, every gradient step
-  double alpha = 0.5;             // fixed entropy coefficient (EGRL: 0.05, see the doc)
+  double alpha = 0.2;             // fixed entropy coefficient (EGRL: 0.05, see the doc)
   bool entropy_mean = true;       // α weighs the mean per-tensor entropy (false: the sum)
   double reward_scale = 5;        // EGRL
   double gamma = 0;               // 0: the one-step target r; > 0 bootstraps as EGRL's code
