@@ -118,6 +118,25 @@ void check_resume_matches(const agents::TrainConfig& config, const fs::path& dir
   check_runs_match(dir / "whole", dir / "parts");
 }
 
+void check_reaches_toy_optimum(const std::string& agent, std::uint64_t budget,
+                               std::initializer_list<std::uint64_t> problems, std::uint64_t seeds,
+                               const OptionMap& hyperparameters) {
+  TempDir dir;
+  for (const std::uint64_t problem : problems) {
+    const ToyProblem toy = make_toy_problem(dir.path, problem);
+    CAPTURE(agent);
+    CAPTURE(problem);
+    CAPTURE(toy.optimum_speedup);
+    for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+      CAPTURE(seed);
+      const agents::TrainResult run =
+          train_on(toy, agent, budget, seed, 1, dir.path, hyperparameters);
+      REQUIRE(run.best_mapping);
+      CHECK(run.best_speedup == doctest::Approx(toy.optimum_speedup).epsilon(1e-12));
+    }
+  }
+}
+
 void check_threads_match(agents::TrainConfig config, const fs::path& dir) {
   config.threads = 1;
   agents::Trainer(config, dir / "threads1").run();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 
 #include "agents/trainer.hpp"
@@ -34,6 +35,12 @@ ToyProblem make_toy_problem(const std::filesystem::path& dir, std::uint64_t seed
 agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, std::uint64_t budget,
                              std::uint64_t seed, int threads, const std::filesystem::path& dir,
                              const OptionMap& hyperparameters = {});
+
+// Trains `agent` for `budget` evaluations on each toy problem with each of seeds 0 .. seeds-1
+// and checks that every run ends at the brute-forced optimum.
+void check_reaches_toy_optimum(const std::string& agent, std::uint64_t budget,
+                               std::initializer_list<std::uint64_t> problems, std::uint64_t seeds,
+                               const OptionMap& hyperparameters = {});
 
 // A file's whole text ("" if it cannot be read).
 std::string read_text(const std::filesystem::path& path);

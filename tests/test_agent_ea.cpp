@@ -22,7 +22,6 @@
 namespace memplace {
 namespace {
 
-
 using agents::BoltzmannChromosome;
 using agents::Evolution;
 using agents::EvolutionConfig;
@@ -364,19 +363,8 @@ TEST_CASE("agent ea: proposals are split when the limit is below the generation"
 }
 
 TEST_CASE("agent ea: reaches the brute-forced optimum of toy problems") {
-  TempDir dir;
   // Problems where random search at this budget mostly misses the optimum.
-  for (const std::uint64_t problem : {1, 5, 9}) {
-    const auto toy = make_toy_problem(dir.path, problem);
-    CAPTURE(problem);
-    CAPTURE(toy.optimum_speedup);
-    for (std::uint64_t seed = 0; seed < 3; ++seed) {
-      CAPTURE(seed);
-      const auto ea = train_on(toy, "ea", 3000, seed, 1, dir.path);
-      REQUIRE(ea.best_mapping);
-      CHECK(ea.best_speedup == doctest::Approx(toy.optimum_speedup).epsilon(1e-12));
-    }
-  }
+  testing::check_reaches_toy_optimum("ea", 3000, {1, 5, 9}, 3);
 }
 
 TEST_CASE("agent ea: the same seed gives the same run on 1 and 2 threads") {

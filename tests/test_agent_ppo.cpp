@@ -20,7 +20,6 @@
 namespace memplace {
 namespace {
 
-
 using agents::PpoLearner;
 using agents::PpoOptions;
 using agents::Rollout;

@@ -19,7 +19,6 @@
 namespace memplace {
 namespace {
 
-
 using agents::ReplayBuffer;
 using agents::SacLearner;
 using agents::SacOptions;
@@ -207,8 +206,8 @@ TEST_CASE("agents sac: a saved learner continues exactly as the original") {
                        std::runtime_error);
 }
 
-// Runs the sac agent (noise=2) on a toy problem through the env for `budget` evaluations: the best valid
-// speedup seen, the mean speedup of its last 300 proposals (invalid ones count 0), and the
+// Runs the sac agent (noise=2) on a toy problem through the env for `budget` evaluations: the best
+// valid speedup seen, the mean speedup of its last 300 proposals (invalid ones count 0), and the
 // speedup of the final actor's greedy mapping (0 if invalid).
 struct ToyRun {
   double best = 0;

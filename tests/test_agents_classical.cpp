@@ -12,26 +12,13 @@
 namespace memplace {
 namespace {
 
-
 using testing::make_toy_problem;
 using testing::TempDir;
 using testing::train_on;
 
 TEST_CASE("agents: greedy-dp and sa reach the brute-forced optimum of toy problems") {
-  TempDir dir;
-  for (std::uint64_t problem = 1; problem <= 4; ++problem) {
-    const auto toy = make_toy_problem(dir.path, problem);
-    CAPTURE(problem);
-    CAPTURE(toy.optimum_speedup);
-    for (std::uint64_t seed = 0; seed < 3; ++seed) {
-      const auto sa = train_on(toy, "sa", 10000, seed, 1, dir.path);
-      REQUIRE(sa.best_mapping);
-      CHECK(sa.best_speedup == doctest::Approx(toy.optimum_speedup).epsilon(1e-12));
-    }
-    const auto dp = train_on(toy, "greedy-dp", 3000, 0, 1, dir.path, {{"restarts", "true"}});
-    REQUIRE(dp.best_mapping);
-    CHECK(dp.best_speedup == doctest::Approx(toy.optimum_speedup).epsilon(1e-12));
-  }
+  testing::check_reaches_toy_optimum("sa", 10000, {1, 2, 3, 4}, 3);
+  testing::check_reaches_toy_optimum("greedy-dp", 3000, {1, 2, 3, 4}, 1, {{"restarts", "true"}});
 }
 
 TEST_CASE("agents: greedy-dp without restarts stops when a sweep brings no gain") {
