@@ -24,15 +24,6 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw InputError("train config: " + message);
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 void TrainConfig::resolve() {
@@ -58,8 +49,8 @@ std::string TrainConfig::to_yaml() const {
   std::ostringstream out;
   out << "# memplace train config: `memplace train --config` with this file reruns the run.\n"
       << "agent: " << agent << "\n"
-      << "workload: " << quoted(workload) << "\n"
-      << "hardware: " << quoted(hardware) << "\n"
+      << "workload: " << yaml_quoted(workload) << "\n"
+      << "hardware: " << yaml_quoted(hardware) << "\n"
       << "env: " << env << "\n"
       << "budget: " << budget << "\n"
       << "seed: " << seed << "\n"
@@ -67,10 +58,10 @@ std::string TrainConfig::to_yaml() const {
       << "checkpoint_every: " << checkpoint_every << "\n";
   out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
   for (const auto& [name, value] : env_options)
-    out << "  " << name << ": " << quoted(value) << "\n";
+    out << "  " << name << ": " << yaml_quoted(value) << "\n";
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
   for (const auto& [name, value] : hyperparameters)
-    out << "  " << name << ": " << quoted(value) << "\n";
+    out << "  " << name << ": " << yaml_quoted(value) << "\n";
   return out.str();
 }
 

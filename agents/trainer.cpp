@@ -264,6 +264,14 @@ const fs::path& Trainer::run_dir() const {
   return state_->run_dir;
 }
 
+void check_runnable(TrainConfig config) {
+  config.resolve();
+  config.threads = 1;
+  Trainer::State state;
+  state.config = std::move(config);
+  state.build();
+}
+
 std::string curve_csv(const std::vector<CurveRow>& rows) {
   std::string out = "evaluations,wall_seconds,best_speedup,batch_mean_speedup,valid_fraction\n";
   char line[256];

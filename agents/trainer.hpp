@@ -52,6 +52,9 @@ struct TrainResult {
   TimeFs best_latency_fs = 0;
 };
 
+class Trainer;
+void check_runnable(TrainConfig config);
+
 class Trainer {
  public:
   // A new run writing to `run_dir` (created if missing; refused if it already holds a run).
@@ -71,10 +74,16 @@ class Trainer {
   const std::filesystem::path& run_dir() const;
 
  private:
+  friend void check_runnable(TrainConfig config);
   struct State;
   explicit Trainer(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
+
+// Builds the environment and the agent of `config` as a run would, without a run folder, so that
+// every bad value (a hyperparameter the agent refuses, a workload that does not load) throws its
+// InputError before anything is written.
+void check_runnable(TrainConfig config);
 
 // curve.csv as text (the header line, then one line per row).
 std::string curve_csv(const std::vector<CurveRow>& rows);

@@ -1,7 +1,5 @@
 // memplace train: one agent on one workload for a budget of evaluations, into a run folder
 // (agents/trainer.hpp); --resume continues an interrupted run exactly.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -10,39 +8,11 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/stop_signals.hpp"
 #include "env/env_options.hpp"
 
 namespace memplace::cli {
 namespace {
-
-std::atomic<bool> g_stop_requested{false};
-
-extern "C" void request_stop(int) {
-  g_stop_requested.store(true);
-}
-
-// SIGINT and SIGTERM ask the trainer to checkpoint and stop, for as long as this lives.
-class StopOnSignals {
- public:
-  StopOnSignals() {
-    g_stop_requested.store(false);
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopOnSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopOnSignals(const StopOnSignals&) = delete;
-  StopOnSignals& operator=(const StopOnSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 struct TrainCommandOptions {
   agents::TrainConfig config;
@@ -116,7 +86,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
         if (!o.quiet)
           display.update(p.evaluations, p.budget, p.best_speedup, p.wall_seconds, p.agent_status);
       },
-      [] { return g_stop_requested.load(); });
+      [] { return stop_requested(); });
   display.finish();
   print_summary(*trainer, result, io.out);
   if (result.interrupted)

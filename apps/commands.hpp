@@ -18,5 +18,6 @@ void add_references_command(CLI::App& app, Streams io);
 void add_import_command(CLI::App& app, Streams io);
 void add_check_command(CLI::App& app, Streams io);
 void add_train_command(CLI::App& app, Streams io);
+void add_table_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -188,4 +188,13 @@ double YamlInput::non_negative(const YAML::Node& node, const std::string& field)
   return value;
 }
 
+std::string yaml_quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace memplace

@@ -55,6 +55,9 @@ class YamlInput {
   YAML::Node root_;
 };
 
+// `text` as a double-quoted YAML scalar (quotes and backslashes escaped), for files we write.
+std::string yaml_quoted(std::string_view text);
+
 // "<origin>:<line>: <field>: <message>" (line omitted when unknown).
 std::string input_error_message(std::string_view origin, int line, std::string_view field,
                                 std::string_view message);

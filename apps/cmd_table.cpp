@@ -1,0 +1,113 @@
+// memplace table: the baseline table, agents x workloads x seeds at one budget
+// (experiments/table_runner.hpp, docs/table.md). Resumable: a rerun completes only the missing
+// runs.
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "apps/cli.hpp"
+#include "apps/commands.hpp"
+#include "apps/stop_signals.hpp"
+#include "env/atomic_file.hpp"
+#include "experiments/table_config.hpp"
+#include "experiments/table_report.hpp"
+#include "experiments/table_runner.hpp"
+
+namespace memplace::cli {
+namespace {
+
+struct TableCommandOptions {
+  std::string config_file;
+  std::string out = "runs/table";
+  std::vector<std::string> agents;
+  std::vector<std::string> workloads;
+  std::uint64_t seeds = 0;
+  std::uint64_t budget = 0;
+  int jobs = -1;
+  bool quiet = false;
+};
+
+std::string duration(double seconds) {
+  const auto total = static_cast<long long>(seconds + 0.5);
+  char text[32];
+  if (total >= 3600)
+    std::snprintf(text, sizeof text, "%lldh%02lldm", total / 3600, total / 60 % 60);
+  else
+    std::snprintf(text, sizeof text, "%lldm%02llds", total / 60, total % 60);
+  return text;
+}
+
+void run_table(const TableCommandOptions& o, Streams io) {
+  experiments::TableConfig config = o.config_file.empty()
+                                        ? experiments::TableConfig{}
+                                        : experiments::TableConfig::load(o.config_file);
+  // Options on the command line override the config file.
+  if (!o.agents.empty()) config.agents = o.agents;
+  if (!o.workloads.empty()) config.workloads = o.workloads;
+  if (o.seeds > 0) config.seeds = o.seeds;
+  if (o.budget > 0) config.budget = o.budget;
+  if (o.jobs >= 0) config.jobs = o.jobs;
+  experiments::TableRunner runner(std::move(config), o.out);
+  const experiments::TableConfig& c = runner.config();
+  const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;
+  if (!o.quiet)
+    io.err << "table: " << c.agents.size() << " agents x " << c.workloads.size() << " workloads x "
+           << c.seeds << " seeds = " << total << " runs of " << c.budget << " evaluations, into "
+           << runner.folder().string() << "\n";
+
+  std::size_t done_before = 0;
+  bool first = true;
+  const StopOnSignals signals;
+  const experiments::TableOutcome outcome = runner.run(
+      [&](const experiments::TableProgress& p) {
+        if (first) done_before = p.cells_done - 1;
+        first = false;
+        if (o.quiet) return;
+        const std::size_t run_now = p.cells_done - done_before;
+        const double eta = p.wall_seconds / static_cast<double>(run_now) *
+                           static_cast<double>(p.cells_total - p.cells_done);
+        io.err << "[" << p.cells_done << "/" << p.cells_total << "] " << p.last_finished << "  ("
+               << duration(p.wall_seconds) << " elapsed"
+               << (p.cells_done < p.cells_total ? ", about " + duration(eta) + " left" : "")
+               << ")\n";
+      },
+      [] { return stop_requested(); });
+
+  const std::vector<experiments::TableRow> rows = experiments::summarize(c, outcome.cells);
+  const std::size_t missing = total - outcome.cells.size();
+  const std::string markdown = experiments::table_markdown(c, rows, missing);
+  write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
+  write_file_atomically(runner.folder() / "table.md", markdown);
+  io.out << markdown << "\n"
+         << "table folder: " << runner.folder().string() << " (table.md, table.csv, runs/)\n";
+  if (outcome.interrupted)
+    throw Interrupted(std::to_string(missing) +
+                      " runs not finished; rerun the same command to complete them");
+}
+
+}  // namespace
+
+void add_table_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand(
+      "table",
+      "Reproduce the baseline table: every agent x workload x seed at one budget, resumable");
+  auto o = std::make_shared<TableCommandOptions>();
+  cmd->add_option("config", o->config_file,
+                  "A table config YAML (default: EGRL's comparison; docs/table.md)");
+  cmd->add_option("--out", o->out, "The table folder; a rerun completes its missing runs")
+      ->capture_default_str();
+  cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
+      ->delimiter(',');
+  cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")
+      ->delimiter(',');
+  cmd->add_option("--seeds", o->seeds, "Override the number of seeds (0 .. N-1)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+  cmd->add_option("--budget", o->budget, "Override the evaluations per run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  cmd->add_option("--jobs", o->jobs, "Runs at once, one thread each (0: one per core)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
+  cmd->callback([io, o] { run_table(*o, io); });
+}
+
+}  // namespace memplace::cli

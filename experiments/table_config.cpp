@@ -1,0 +1,149 @@
+#include "experiments/table_config.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "agents/registry.hpp"
+#include "env/workload.hpp"
+#include "env/yaml_input.hpp"
+
+namespace memplace::experiments {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError("table config: " + message);
+}
+
+void require_distinct(const std::vector<std::string>& names, const std::string& field) {
+  require(!names.empty(), field + ": empty");
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    require(!name.empty(), field + ": an empty name");
+    require(seen.insert(name).second, field + ": '" + name + "' is listed twice");
+  }
+}
+
+void write_options(std::ostringstream& out, const OptionMap& options, const std::string& indent) {
+  for (const auto& [name, value] : options)
+    out << indent << name << ": " << yaml_quoted(value) << "\n";
+}
+
+}  // namespace
+
+void TableConfig::resolve() {
+  require_distinct(agents, "agents");
+  require_distinct(workloads, "workloads");
+  require(!hardware.empty(), "hardware: empty");
+  require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
+  require(budget >= 1, "budget: must be at least 1");
+  require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
+  for (const auto& [agent, values] : hyperparameters)
+    require(std::find(agents.begin(), agents.end(), agent) != agents.end(),
+            "hyperparameters." + agent + ": '" + agent + "' is not in agents");
+  // Each cell's config checks the agent, its hyperparameters and the env options.
+  std::map<std::string, OptionMap> resolved;
+  OptionMap resolved_env;
+  for (const std::string& agent : agents) {
+    agents::TrainConfig c = cell(agent, workloads.front(), 0);
+    c.resolve();
+    resolved[agent] = c.hyperparameters;
+    resolved_env = c.env_options;
+  }
+  hyperparameters = std::move(resolved);
+  env_options = std::move(resolved_env);
+}
+
+agents::TrainConfig TableConfig::cell(const std::string& agent, const std::string& workload,
+                                      std::uint64_t seed) const {
+  agents::TrainConfig c;
+  c.agent = agent;
+  c.workload = workload;
+  c.hardware = hardware;
+  c.budget = budget;
+  c.seed = seed;
+  c.threads = 1;  // the table runs cells side by side instead
+  c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
+  c.env_options = env_options;
+  if (const auto it = hyperparameters.find(agent); it != hyperparameters.end())
+    c.hyperparameters = it->second;
+  return c;
+}
+
+std::string TableConfig::to_yaml() const {
+  std::ostringstream out;
+  out << "# memplace table config: `memplace table` with this file reruns the table.\n";
+  auto list = [&](const char* key, const std::vector<std::string>& names) {
+    out << key << ": [";
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out << (i ? ", " : "") << yaml_quoted(names[i]);
+    out << "]\n";
+  };
+  list("agents", agents);
+  list("workloads", workloads);
+  out << "hardware: " << yaml_quoted(hardware) << "\n"
+      << "seeds: " << seeds << "\n"
+      << "budget: " << budget << "\n"
+      << "jobs: " << jobs << "\n";
+  out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
+  write_options(out, env_options, "  ");
+  out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
+  for (const auto& [agent, values] : hyperparameters) {
+    out << "  " << agent << ":" << (values.empty() ? " {}" : "") << "\n";
+    write_options(out, values, "    ");
+  }
+  return out.str();
+}
+
+TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view origin) {
+  const YamlInput in(text, std::string(origin));
+  const YAML::Node& root = in.root();
+  in.require_map(root, "table");
+  in.reject_unknown_keys(root,
+                         {"agents", "workloads", "hardware", "seeds", "budget", "jobs",
+                          "env_options", "hyperparameters"},
+                         "table");
+  TableConfig c;
+  auto names = [&](const char* key, std::vector<std::string>& out) {
+    const YAML::Node n = in.optional(root, key, key);
+    if (!n.IsDefined()) return;
+    in.require_sequence(n, key);
+    out.clear();
+    for (std::size_t i = 0; i < n.size(); ++i)
+      out.push_back(in.string(n[i], std::string(key) + "[" + std::to_string(i) + "]"));
+  };
+  names("agents", c.agents);
+  names("workloads", c.workloads);
+  if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
+    c.hardware = in.string(n, "hardware");
+  if (const YAML::Node n = in.optional(root, "seeds", "seeds"); n.IsDefined())
+    c.seeds = static_cast<std::uint64_t>(in.count(n, "seeds"));
+  if (const YAML::Node n = in.optional(root, "budget", "budget"); n.IsDefined())
+    c.budget = static_cast<std::uint64_t>(in.count(n, "budget"));
+  if (const YAML::Node n = in.optional(root, "jobs", "jobs"); n.IsDefined())
+    c.jobs = static_cast<int>(std::min<std::int64_t>(in.count(n, "jobs"), 1 << 20));
+  auto options = [&](const YAML::Node& n, const std::string& field, OptionMap& out) {
+    if (!n.IsDefined() || n.IsNull()) return;
+    in.require_map(n, field);
+    for (const auto& item : n) {
+      const std::string name = item.first.as<std::string>();
+      out[name] = in.string(item.second, field + "." + name);
+    }
+  };
+  options(in.optional(root, "env_options", "env_options"), "env_options", c.env_options);
+  if (const YAML::Node n = in.optional(root, "hyperparameters", "hyperparameters");
+      n.IsDefined() && !n.IsNull()) {
+    in.require_map(n, "hyperparameters");
+    for (const auto& item : n) {
+      const std::string agent = item.first.as<std::string>();
+      options(item.second, "hyperparameters." + agent, c.hyperparameters[agent]);
+    }
+  }
+  return c;
+}
+
+TableConfig TableConfig::load(const std::filesystem::path& path) {
+  return parse_yaml(YamlInput::read_file(path), path.string());
+}
+
+}  // namespace memplace::experiments

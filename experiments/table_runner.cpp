@@ -1,0 +1,260 @@
+#include "experiments/table_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "env/atomic_file.hpp"
+#include "env/workload.hpp"
+#include "env/yaml_input.hpp"
+
+namespace memplace::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kResultFile = "result.yaml";
+
+struct Cell {
+  std::size_t index = 0;  // in table order
+  std::string agent;
+  std::string workload;
+  std::uint64_t seed = 0;
+};
+
+// A rough relative cost, to start the longest runs first (the learners' gradient steps dominate;
+// docs/agents.md measures them). Only the order depends on it, never a result.
+double expected_cost(const std::string& agent) {
+  static const std::map<std::string, double> costs = {
+      {"egrl", 100}, {"sac", 90}, {"ea", 7}, {"ppo", 4}};
+  const auto it = costs.find(agent);
+  return it == costs.end() ? 1 : it->second;
+}
+
+std::string workload_stem(const std::string& workload) {
+  return fs::path(workload).stem().string();
+}
+
+std::string describe(const CellResult& r) {
+  char speedup[32];
+  std::snprintf(speedup, sizeof speedup, "%.4fx", r.best_speedup);
+  return r.agent + " on " + workload_stem(r.workload) + ", seed " + std::to_string(r.seed) + ": " +
+         (r.found_valid ? std::string(speedup) : std::string("no valid mapping"));
+}
+
+// The config without `jobs`, which changes no result and may differ between reruns.
+std::string comparable_yaml(TableConfig config) {
+  config.jobs = 0;
+  return config.to_yaml();
+}
+
+}  // namespace
+
+CellResult cell_result(const agents::TrainConfig& config,
+                       const std::vector<agents::CurveRow>& curve) {
+  CellResult r;
+  r.agent = config.agent;
+  r.workload = config.workload;
+  r.seed = config.seed;
+  if (curve.empty()) return r;
+  const agents::CurveRow& last = curve.back();
+  r.evaluations = last.evaluations;
+  r.best_speedup = last.best_speedup;
+  r.found_valid = last.best_speedup > 0;
+  r.wall_seconds = last.wall_seconds;
+  if (r.found_valid) {
+    for (const agents::CurveRow& row : curve) {
+      if (row.best_speedup >= 0.95 * r.best_speedup) {
+        r.evaluations_to_95 = row.evaluations;
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+std::string result_yaml(const CellResult& r) {
+  std::ostringstream out;
+  char number[64];
+  out << "# memplace table: the result of a finished run (its curve.csv has the details)\n"
+      << "agent: " << yaml_quoted(r.agent) << "\n"
+      << "workload: " << yaml_quoted(r.workload) << "\n"
+      << "seed: " << r.seed << "\n"
+      << "evaluations: " << r.evaluations << "\n"
+      << "found_valid: " << (r.found_valid ? "true" : "false") << "\n";
+  std::snprintf(number, sizeof number, "%.17g", r.best_speedup);
+  out << "best_speedup: " << number << "\n"
+      << "evaluations_to_95: " << r.evaluations_to_95 << "\n";
+  std::snprintf(number, sizeof number, "%.3f", r.wall_seconds);
+  out << "wall_seconds: " << number << "\n";
+  return out.str();
+}
+
+CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
+  const YamlInput in(text, std::string(origin));
+  const YAML::Node& root = in.root();
+  in.require_map(root, "result");
+  in.reject_unknown_keys(root,
+                         {"agent", "workload", "seed", "evaluations", "found_valid", "best_speedup",
+                          "evaluations_to_95", "wall_seconds"},
+                         "result");
+  CellResult r;
+  r.agent = in.string(in.require(root, "agent", "agent"), "agent");
+  r.workload = in.string(in.require(root, "workload", "workload"), "workload");
+  r.seed = static_cast<std::uint64_t>(in.count(in.require(root, "seed", "seed"), "seed"));
+  r.evaluations = static_cast<std::uint64_t>(
+      in.count(in.require(root, "evaluations", "evaluations"), "evaluations"));
+  const std::string valid =
+      in.string(in.require(root, "found_valid", "found_valid"), "found_valid");
+  if (valid != "true" && valid != "false")
+    in.fail(root["found_valid"], "found_valid", "expected true or false, got '" + valid + "'");
+  r.found_valid = valid == "true";
+  r.best_speedup =
+      in.non_negative(in.require(root, "best_speedup", "best_speedup"), "best_speedup");
+  r.evaluations_to_95 = static_cast<std::uint64_t>(
+      in.count(in.require(root, "evaluations_to_95", "evaluations_to_95"), "evaluations_to_95"));
+  r.wall_seconds =
+      in.non_negative(in.require(root, "wall_seconds", "wall_seconds"), "wall_seconds");
+  return r;
+}
+
+TableRunner::TableRunner(TableConfig config, fs::path out)
+    : config_(std::move(config)), out_(std::move(out)) {
+  config_.resolve();
+  std::set<std::string> stems;
+  for (const std::string& w : config_.workloads) {
+    if (!stems.insert(workload_stem(w)).second)
+      throw InputError("table config: workloads: two workloads are named '" + workload_stem(w) +
+                       "' (their run folders would collide)");
+  }
+  // Every run's agent and workload must build before anything is written or run.
+  for (const std::string& agent : config_.agents)
+    for (const std::string& workload : config_.workloads)
+      agents::check_runnable(config_.cell(agent, workload, 0));
+  const fs::path saved = out_ / "config.yaml";
+  if (fs::exists(saved)) {
+    TableConfig earlier = TableConfig::load(saved);
+    earlier.resolve();
+    if (comparable_yaml(earlier) != comparable_yaml(config_))
+      throw InputError(out_.string() +
+                       ": holds a table with another config (config.yaml); choose another --out, "
+                       "or rerun with that config");
+  }
+  fs::create_directories(out_ / "runs");
+  write_file_atomically(saved, config_.to_yaml());
+}
+
+fs::path TableRunner::cell_folder(const std::string& agent, const std::string& workload,
+                                  std::uint64_t seed) const {
+  return out_ / "runs" / (agent + "-" + workload_stem(workload) + "-s" + std::to_string(seed));
+}
+
+TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& progress,
+                              const std::function<bool()>& stop) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Cell> cells;
+  for (const std::string& agent : config_.agents)
+    for (const std::string& workload : config_.workloads)
+      for (std::uint64_t seed = 0; seed < config_.seeds; ++seed)
+        cells.push_back({cells.size(), agent, workload, seed});
+
+  std::vector<std::optional<CellResult>> results(cells.size());
+  std::vector<Cell> pending;
+  for (const Cell& cell : cells) {
+    const fs::path result = cell_folder(cell.agent, cell.workload, cell.seed) / kResultFile;
+    if (fs::exists(result))
+      results[cell.index] = parse_result_yaml(YamlInput::read_file(result), result.string());
+    else
+      pending.push_back(cell);
+  }
+  // The longest first, so that the last cells to finish are short ones.
+  std::stable_sort(pending.begin(), pending.end(), [](const Cell& a, const Cell& b) {
+    return expected_cost(a.agent) > expected_cost(b.agent);
+  });
+
+  std::mutex mutex;  // guards results, progress, failure and the counters
+  TableProgress state;
+  state.cells_total = cells.size();
+  state.cells_done = cells.size() - pending.size();
+  std::exception_ptr failure;
+  std::atomic<bool> abort{false};
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> interrupted{false};
+  std::size_t cells_run = 0;
+  auto should_stop = [&] { return abort.load() || (stop && stop()); };
+
+  auto run_cell = [&](const Cell& cell) {
+    const fs::path folder = cell_folder(cell.agent, cell.workload, cell.seed);
+    std::optional<agents::Trainer> trainer;
+    if (fs::exists(folder / "checkpoint.bin")) {
+      trainer.emplace(agents::Trainer::resume(folder));
+    } else {
+      fs::remove_all(folder);  // killed before its first checkpoint: start again
+      trainer.emplace(config_.cell(cell.agent, cell.workload, cell.seed), folder);
+    }
+    const agents::TrainResult result = trainer->run({}, should_stop);
+    if (result.interrupted) {
+      interrupted.store(true);
+      return;
+    }
+    const CellResult r = cell_result(trainer->config(), trainer->curve());
+    write_file_atomically(folder / kResultFile, result_yaml(r));
+    const std::lock_guard lock(mutex);
+    results[cell.index] = r;
+    ++cells_run;
+    ++state.cells_done;
+    state.last_finished = describe(r);
+    state.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(state);
+  };
+  auto worker = [&] {
+    for (;;) {
+      if (should_stop()) {
+        if (!abort.load()) interrupted.store(true);
+        return;
+      }
+      const std::size_t k = next.fetch_add(1);
+      if (k >= pending.size()) return;
+      {
+        const std::lock_guard lock(mutex);
+        ++state.cells_running;
+      }
+      try {
+        run_cell(pending[k]);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        abort.store(true);
+      }
+      const std::lock_guard lock(mutex);
+      --state.cells_running;
+    }
+  };
+
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t jobs = std::min<std::size_t>(
+      config_.jobs > 0 ? static_cast<std::size_t>(config_.jobs) : cores, pending.size());
+  std::vector<std::thread> threads;
+  for (std::size_t j = 1; j < jobs; ++j)
+    threads.emplace_back(worker);
+  if (jobs > 0) worker();
+  for (std::thread& t : threads)
+    t.join();
+  if (failure) std::rethrow_exception(failure);
+
+  TableOutcome outcome;
+  for (std::optional<CellResult>& r : results)
+    if (r) outcome.cells.push_back(std::move(*r));
+  outcome.cells_run = cells_run;
+  outcome.interrupted = interrupted.load() && outcome.cells.size() < cells.size();
+  return outcome;
+}
+
+}  // namespace memplace::experiments

@@ -1,0 +1,222 @@
+// The baseline table: its config (defaults, round trip, every bad field named), its statistics on
+// hand-computed cases, and the runner on toy problems (independent of the number of jobs; a
+// stopped table completes only its missing runs, to the same result).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "env/workload.hpp"
+#include "experiments/table_config.hpp"
+#include "experiments/table_report.hpp"
+#include "experiments/table_runner.hpp"
+#include "tests/agent_harness.hpp"
+
+namespace memplace {
+namespace {
+
+using experiments::CellResult;
+using experiments::TableConfig;
+using experiments::TableRunner;
+using testing::TempDir;
+
+TableConfig parse(const std::string& yaml) {
+  return TableConfig::parse_yaml(yaml, "table.yaml");
+}
+
+TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML round trip") {
+  TableConfig c;
+  c.resolve();
+  CHECK(c.agents ==
+        std::vector<std::string>{"egrl", "ea", "sac", "ppo", "greedy-dp", "sa", "random"});
+  CHECK(c.workloads == std::vector<std::string>{"resnet50", "resnet101", "bert-base"});
+  CHECK(c.seeds == 5);
+  CHECK(c.hyperparameters.at("egrl").at("population") == "20");  // defaults filled in
+  TableConfig back = parse(c.to_yaml());
+  back.resolve();
+  CHECK(back == c);
+
+  TableConfig custom = parse(
+      "agents: [sa, ea]\nworkloads: [resnet50]\nseeds: 2\nbudget: 300\njobs: 1\n"
+      "hyperparameters:\n  sa: {t_start: 0.5}\nenv_options: {invalid: rectify}\n");
+  custom.resolve();
+  CHECK(custom.hyperparameters.at("sa").at("t_start") == "0.5");
+  const agents::TrainConfig cell = custom.cell("sa", "resnet50", 1);
+  CHECK(cell.seed == 1);
+  CHECK(cell.budget == 300);
+  CHECK(cell.threads == 1);
+  CHECK(cell.env_options.at("invalid") == "rectify");
+  CHECK(cell.hyperparameters.at("t_start") == "0.5");
+}
+
+TEST_CASE("table config: bad fields are refused with the file, line and field named") {
+  auto refused = [](const std::string& yaml, const std::string& message) {
+    CAPTURE(yaml);
+    CHECK_THROWS_WITH_AS(
+        [&] {
+          TableConfig c = parse(yaml);
+          c.resolve();
+        }(),
+        doctest::Contains(message.c_str()), InputError);
+  };
+  refused("agents: [sa]\nbudgett: 5\n", "table.yaml:2");
+  refused("agents: [sa, sa]\n", "agents: 'sa' is listed twice");
+  refused("agents: [nobody]\n", "unknown agent 'nobody'");
+  refused("agents: []\n", "agents: empty");
+  refused("seeds: 0\n", "seeds: must be in 1..1000");
+  refused("seeds: -3\n", "seeds");
+  refused("budget: nan\n", "budget");
+  refused("agents: [sa]\nhyperparameters: {ea: {population: 10}}\n", "'ea' is not in agents");
+  refused("agents: [sa]\nhyperparameters: {sa: {t_begin: 1}}\n", "t_begin");
+  refused("env_options: {reward: cheers}\n", "reward");
+  refused("agents: sa\n", "agents");
+  // Values the agent itself checks, and workloads that do not load, are refused before anything
+  // is written.
+  TempDir dir;
+  auto refused_by_runner = [&](const std::string& yaml, const std::string& message) {
+    CAPTURE(yaml);
+    CHECK_THROWS_WITH_AS(TableRunner(parse(yaml), dir.path / "t"),
+                         doctest::Contains(message.c_str()), InputError);
+    CHECK_FALSE(std::filesystem::exists(dir.path / "t"));
+  };
+  refused_by_runner("agents: [sa]\nhyperparameters: {sa: {t_start: hot}}\n", "t_start");
+  refused_by_runner("agents: [ea]\nhyperparameters: {ea: {population: 2}}\n", "population");
+  refused_by_runner("agents: [sa]\nworkloads: [resnet50, no-such-net]\n", "no-such-net");
+}
+
+CellResult cell(const std::string& agent, std::uint64_t seed, double speedup, std::uint64_t to_95) {
+  CellResult c;
+  c.agent = agent;
+  c.workload = "resnet50";
+  c.seed = seed;
+  c.evaluations = 100;
+  c.found_valid = speedup > 0;
+  c.best_speedup = speedup;
+  c.evaluations_to_95 = to_95;
+  c.wall_seconds = 2;
+  return c;
+}
+
+TEST_CASE("table report: mean, sample standard deviation, best, worst and evaluations to 95 %") {
+  TableConfig config;
+  config.agents = {"sa", "random"};
+  config.workloads = {"resnet50"};
+  config.seeds = 3;
+  const std::vector<CellResult> cells = {cell("sa", 0, 1.0, 10), cell("sa", 1, 1.2, 30),
+                                         cell("sa", 2, 1.4, 50), cell("random", 0, 0.5, 40),
+                                         cell("random", 1, 0, 0)};
+  const std::vector<experiments::TableRow> rows = experiments::summarize(config, cells);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].agent == "sa");
+  CHECK(rows[0].seeds == 3);
+  CHECK(rows[0].mean_speedup == doctest::Approx(1.2));
+  CHECK(rows[0].std_speedup == doctest::Approx(0.2));  // sqrt((0.04 + 0 + 0.04) / 2)
+  CHECK(rows[0].best_speedup == 1.4);
+  CHECK(rows[0].worst_speedup == 1.0);
+  CHECK(rows[0].mean_evaluations_to_95 == doctest::Approx(30));
+  // A run without a valid mapping counts 0 in the speedups, not in the evaluations to 95 %.
+  CHECK(rows[1].seeds == 2);
+  CHECK(rows[1].valid_seeds == 1);
+  CHECK(rows[1].mean_speedup == doctest::Approx(0.25));
+  CHECK(rows[1].mean_evaluations_to_95 == doctest::Approx(40));
+  const std::string md = experiments::table_markdown(config, rows, 1);
+  CHECK(md.find("| sa | **1.2000 ± 0.2000** |") != std::string::npos);
+  CHECK(md.find("Incomplete: 1 run is not finished") != std::string::npos);
+  const std::string csv = experiments::table_csv(rows);
+  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,2.00\n") !=
+        std::string::npos);
+}
+
+TEST_CASE(
+    "table runner: a result's evaluations to 95 % come from its curve; result.yaml round trip") {
+  agents::TrainConfig config;
+  config.agent = "sa";
+  config.workload = "bert-base";
+  config.seed = 4;
+  const std::vector<agents::CurveRow> curve = {
+      {10, 0.1, 0, 0, 0}, {20, 0.2, 0.5, 0.4, 1}, {30, 0.3, 0.96, 0.5, 1}, {40, 0.4, 1.0, 0.6, 1}};
+  const CellResult r = experiments::cell_result(config, curve);
+  CHECK(r.evaluations == 40);
+  CHECK(r.found_valid);
+  CHECK(r.best_speedup == 1.0);
+  CHECK(r.evaluations_to_95 == 30);  // 0.96 >= 0.95 x 1.0
+  const CellResult back =
+      experiments::parse_result_yaml(experiments::result_yaml(r), "result.yaml");
+  CHECK(back.agent == "sa");
+  CHECK(back.workload == "bert-base");
+  CHECK(back.seed == 4);
+  CHECK(back.best_speedup == r.best_speedup);
+  CHECK(back.evaluations_to_95 == 30);
+  CHECK_THROWS_WITH_AS(experiments::parse_result_yaml("agent: sa\n", "x/result.yaml"),
+                       doctest::Contains("x/result.yaml"), InputError);
+}
+
+// table.csv without its last (wall-time) column.
+std::string csv_without_wall(const std::filesystem::path& folder,
+                             const experiments::TableOutcome& outcome, const TableConfig& config) {
+  std::istringstream in(experiments::table_csv(experiments::summarize(config, outcome.cells)));
+  std::string line, out;
+  (void)folder;
+  while (std::getline(in, line))
+    out += line.substr(0, line.rfind(',')) + "\n";
+  return out;
+}
+
+TableConfig toy_table(const testing::ToyProblem& toy, int jobs) {
+  TableConfig c;
+  c.agents = {"ea", "sa", "ppo"};
+  c.workloads = {toy.workload.string()};
+  c.hardware = toy.hardware.string();
+  c.seeds = 2;
+  c.budget = 400;
+  c.jobs = jobs;
+  return c;
+}
+
+TEST_CASE("table runner: the same table on 1 and 2 jobs; a rerun runs nothing") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableRunner one(toy_table(toy, 1), dir.path / "one");
+  const experiments::TableOutcome a = one.run();
+  CHECK(a.cells.size() == 6);
+  CHECK(a.cells_run == 6);
+  CHECK_FALSE(a.interrupted);
+  TableRunner two(toy_table(toy, 2), dir.path / "two");
+  const experiments::TableOutcome b = two.run();
+  CHECK(csv_without_wall(dir.path / "one", a, one.config()) ==
+        csv_without_wall(dir.path / "two", b, two.config()));
+  // Rerun in the same folder (with another jobs count, which changes nothing): all read back.
+  TableRunner again(toy_table(toy, 2), dir.path / "one");
+  const experiments::TableOutcome c = again.run();
+  CHECK(c.cells_run == 0);
+  CHECK(csv_without_wall(dir.path / "one", c, again.config()) ==
+        csv_without_wall(dir.path / "one", a, one.config()));
+  // Another config in the same folder is refused.
+  TableConfig other = toy_table(toy, 1);
+  other.budget = 500;
+  CHECK_THROWS_WITH_AS(TableRunner(other, dir.path / "one"), doctest::Contains("another config"),
+                       InputError);
+}
+
+TEST_CASE("table runner: a stopped table completes only its missing runs, to the same result") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 3);
+  TableRunner whole(toy_table(toy, 1), dir.path / "whole");
+  const experiments::TableOutcome expected = whole.run();
+
+  TableRunner parts(toy_table(toy, 1), dir.path / "parts");
+  int polls = 0;
+  const experiments::TableOutcome stopped = parts.run({}, [&] { return ++polls > 40; });
+  CHECK(stopped.interrupted);
+  CHECK(stopped.cells.size() < 6);
+  const std::size_t missing = 6 - stopped.cells.size();
+  TableRunner rest(toy_table(toy, 1), dir.path / "parts");
+  const experiments::TableOutcome completed = rest.run();
+  CHECK_FALSE(completed.interrupted);
+  CHECK(completed.cells_run == missing);
+  CHECK(csv_without_wall(dir.path / "parts", completed, rest.config()) ==
+        csv_without_wall(dir.path / "whole", expected, whole.config()));
+}
+
+}  // namespace
+}  // namespace memplace
