@@ -2,7 +2,11 @@
 // 10 ns, 1 MAC = 1 ns, 5 ns overhead per layer).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "env/incremental.hpp"
+#include "env/memory_profile.hpp"
+#include "env/rng.hpp"
 #include "env/simulator.hpp"
 #include "tests/toy.hpp"
 
@@ -140,6 +144,38 @@ TEST_CASE("any number of memories works (1 to 4 levels)") {
   // from the slowest (SLOW, 1000 ns): 2505. B: 500 * 5 = 2500 > 1000 compute. C: 150 * 5 = 750.
   const Simulator sim(toy::chain(), toy::hardware_levels(3));
   CHECK(sim.evaluate(uniform_mapping(3, 1)).latency_fs == ns(2505 + 2505 + 755));
+}
+
+}  // namespace
+}  // namespace memplace
+
+namespace memplace {
+namespace {
+
+TEST_CASE("memory profile: bytes per memory at every step, hand-computed on the toys") {
+  const Simulator chain(toy::chain(), toy::hardware());
+  // All SLOW: weights 300 pinned; outputs A 300 at steps 0-1, B 100 at 1-2, C 50 at 2.
+  const MemoryProfile slow = memory_profile(chain, uniform_mapping(3, 1));
+  CHECK(slow.bytes[0] == std::vector<std::int64_t>{0, 0, 0});
+  CHECK(slow.bytes[1] == std::vector<std::int64_t>{600, 700, 450});
+  const Simulator diamond(toy::diamond(), toy::hardware());
+  const MemoryProfile fast = memory_profile(diamond, uniform_mapping(4, 0));
+  CHECK(fast.bytes[0] == std::vector<std::int64_t>{600, 700, 800, 650});
+  CHECK_THROWS_AS(memory_profile(diamond, uniform_mapping(3, 0)), std::invalid_argument);
+}
+
+TEST_CASE("memory profile: its maximum is the evaluation's peak, on random mappings") {
+  const Simulator sim(toy::diamond(), toy::hardware());
+  Rng rng(17);
+  for (int trial = 0; trial < 200; ++trial) {
+    Mapping m(sim.num_tensors());
+    for (MemoryIndex& memory : m)
+      memory = static_cast<MemoryIndex>(rng.uniform(sim.num_memories()));
+    const MemoryProfile profile = memory_profile(sim, m);
+    const Evaluation e = sim.evaluate(m);
+    for (std::size_t k = 0; k < sim.num_memories(); ++k)
+      CHECK(*std::max_element(profile.bytes[k].begin(), profile.bytes[k].end()) == e.peak_bytes[k]);
+  }
 }
 
 }  // namespace
