@@ -10,6 +10,7 @@
 #include "apps/stop_signals.hpp"
 #include "env/atomic_file.hpp"
 #include "experiments/table_config.hpp"
+#include "experiments/table_plots.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 
@@ -78,8 +79,11 @@ void run_table(const TableCommandOptions& o, Streams io) {
   const std::string markdown = experiments::table_markdown(c, rows, missing);
   write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
   write_file_atomically(runner.folder() / "table.md", markdown);
+  const std::vector<std::filesystem::path> figures =
+      experiments::write_table_plots(runner, outcome.cells);
   io.out << markdown << "\n"
-         << "table folder: " << runner.folder().string() << " (table.md, table.csv, runs/)\n";
+         << "table folder: " << runner.folder().string() << " (table.md, table.csv, "
+         << figures.size() << " figures, runs/)\n";
   if (outcome.interrupted)
     throw Interrupted(std::to_string(missing) +
                       " runs not finished; rerun the same command to complete them");

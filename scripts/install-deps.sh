@@ -8,6 +8,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libopenblas-dev
   doctest-dev libbenchmark-dev
+  python3
 )
 missing=()
 for p in "${packages[@]}"; do

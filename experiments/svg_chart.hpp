@@ -1,0 +1,50 @@
+// Self-contained SVG charts (no external tools or fonts needed to view them): a line chart with
+// one line and a shaded band per series, and a coloured grid. Every series carries its data in
+// data-* attributes, so that tests (and scripts) can check a plot against the numbers it shows.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace memplace::experiments {
+
+struct LineSeries {
+  std::string name;
+  std::vector<double> x;
+  std::vector<double> y;
+  std::vector<double> low;   // band under the line (empty: none)
+  std::vector<double> high;  // band over the line
+  bool dashed = false;
+  int colour = -1;  // palette index (-1: the series' own index)
+};
+
+struct LineChart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<LineSeries> series;
+  // y range: from the data unless fixed (y_min < y_max)
+  double y_min = 0;
+  double y_max = 0;
+};
+
+// The chart as a whole SVG document. Throws std::invalid_argument if a series' vectors differ in
+// length or hold a non-finite value.
+std::string render_line_chart(const LineChart& chart);
+
+// A grid of coloured cells: rows (labelled), columns (numbered), each cell one of `categories`
+// (coloured and named in the legend). `cells[r][c]` indexes `categories`.
+struct CategoryGrid {
+  std::string title;
+  std::string x_label;
+  std::vector<std::string> row_labels;
+  std::vector<std::string> categories;
+  std::vector<std::vector<std::size_t>> cells;
+};
+std::string render_category_grid(const CategoryGrid& grid);
+
+// Text with &, <, >, " and ' escaped for XML.
+std::string xml_escape(std::string_view text);
+
+}  // namespace memplace::experiments
