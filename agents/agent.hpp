@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "agents/nn/gnn.hpp"
 #include "agents/state_archive.hpp"
 #include "env/env.hpp"
 #include "env/mapping.hpp"
@@ -55,6 +57,10 @@ class Agent {
   virtual void load(StateReader& in) = 0;
   // A line of agent-specific progress for logs ("generation 12, temperature 0.31"); may be empty.
   virtual std::string status() const { return {}; }
+  // The agent's best GNN policy so far (its policy head reads the single-step observation of any
+  // workload on the same hardware), for zero-shot transfer (memplace transfer); none for agents
+  // without one. ea and egrl: the population's champion; ppo and sac: the actor.
+  virtual std::optional<nn::Gnn<float>> policy() const { return std::nullopt; }
 };
 
 }  // namespace memplace::agents

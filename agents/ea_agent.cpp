@@ -72,6 +72,11 @@ class EaAgent final : public Agent {
     return text;
   }
 
+  std::optional<nn::Gnn<float>> policy() const override {
+    if (evolution_.config().chromosomes() == evolution_.size()) return std::nullopt;
+    return evolution_.champion();
+  }
+
  private:
   Evolution evolution_;
   std::size_t issued_ = 0;    // candidates of this generation proposed so far

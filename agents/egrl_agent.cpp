@@ -120,6 +120,12 @@ class EgrlAgent final : public Agent {
     return text;
   }
 
+  // The population's champion, as EGRL transfers (the learner's actor competes in it).
+  std::optional<nn::Gnn<float>> policy() const override {
+    if (evolution_.config().chromosomes() == evolution_.size()) return std::nullopt;
+    return evolution_.champion();
+  }
+
  private:
   enum class Phase : std::uint8_t { population = 0, learner = 1 };
 

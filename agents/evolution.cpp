@@ -248,7 +248,21 @@ void Evolution::next_generation() {
   if (!complete())
     throw std::logic_error("Evolution::next_generation: the generation is not fully scored");
   compute_fitness();
+  for (std::size_t i = 0; i < individuals_.size(); ++i) {
+    if (individuals_[i].kind == IndividualKind::gnn &&
+        (!champion_ || fitness_[i] > champion_fitness_)) {
+      champion_ = individuals_[i].gnn->parameters();
+      champion_fitness_ = fitness_[i];
+    }
+  }
   select_and_vary();
+}
+
+nn::Gnn<float> Evolution::champion() const {
+  if (champion_) return nn::Gnn<float>(gnn_config_, *champion_);
+  for (const Individual& individual : individuals_)
+    if (individual.kind == IndividualKind::gnn) return *individual.gnn;
+  throw std::logic_error("Evolution::champion: the population has no GNN individuals");
 }
 
 void Evolution::migrate(const nn::Gnn<float>& actor) {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -132,6 +133,12 @@ class Evolution {
   const BoltzmannChromosome& chromosome(std::size_t i) const;
   // The fitness of every slot in the last complete generation (empty before the first).
   std::span<const double> fitness() const { return fitness_; }
+  // The GNN individual of best fitness over every complete generation (ties: the earlier, then
+  // the lower slot), as it was scored: the policy to transfer to other workloads. Before the
+  // first generation, the first GNN slot's. champion_fitness() is -inf until then. Throws
+  // std::logic_error if there are no GNN slots.
+  nn::Gnn<float> champion() const;
+  double champion_fitness() const { return champion_fitness_; }
 
   // Every record is named `prefix` + a field, so several populations can share one archive.
   void save(StateWriter& out, std::string_view prefix) const;
@@ -177,6 +184,8 @@ class Evolution {
 
   // Pending hooks and the migrants' slots of this generation.
   std::vector<nn::ParameterSet<float>> migrants_;
+  std::optional<nn::ParameterSet<float>> champion_;  // set by next_generation()
+  double champion_fitness_ = -std::numeric_limits<double>::infinity();
   std::vector<std::vector<float>> seeds_;
   std::vector<std::uint64_t> migrant_slots_;
   MigrationStats stats_;

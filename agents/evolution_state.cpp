@@ -36,6 +36,9 @@ void Evolution::save(StateWriter& out, std::string_view prefix) const {
     values.push_back(memo_.at(k));
   out.put_array<std::uint64_t>(p + "memo_keys", keys);
   out.put_array<double>(p + "memo_rewards", values);
+  out.put(p + "has_champion", static_cast<std::uint64_t>(champion_.has_value()));
+  out.put_array<float>(p + "champion", champion_ ? champion_->values() : std::span<const float>{});
+  out.put(p + "champion_fitness", champion_fitness_);
   // This generation.
   out.put(p + "prepared", static_cast<std::uint64_t>(prepared_));
   std::vector<std::uint64_t> owners;
@@ -97,6 +100,14 @@ void Evolution::load(StateReader& in, std::string_view prefix) {
   for (std::size_t k = 0; k < keys.size(); ++k)
     memo_.emplace(keys[k], values[k]);
 
+  champion_.reset();
+  if (in.get_u64(p + "has_champion") != 0) {
+    champion_.emplace(nn::gnn_layout(gnn_config_));
+    in.get_array_into<float>(p + "champion", champion_->values());
+  } else if (!in.get_array<float>(p + "champion").empty()) {
+    fail("bad champion");
+  }
+  champion_fitness_ = in.get_f64(p + "champion_fitness");
   prepared_ = in.get_u64(p + "prepared") != 0;
   const std::vector<std::uint64_t> owners = in.get_array<std::uint64_t>(p + "candidates");
   const std::vector<std::uint8_t> mappings = in.get_array<std::uint8_t>(p + "candidate_mappings");

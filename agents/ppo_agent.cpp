@@ -127,6 +127,8 @@ class PpoAgent final : public Agent {
     return text;
   }
 
+  std::optional<nn::Gnn<float>> policy() const override { return learner_.network(); }
+
  private:
   Settings settings_;
   Rng rng_;  // sampling and minibatch shuffling

@@ -52,6 +52,8 @@ class SacAgent final : public Agent {
     return text;
   }
 
+  std::optional<nn::Gnn<float>> policy() const override { return learner_.actor(); }
+
  private:
   SacLearner learner_;
   std::size_t batch_ = 1;

@@ -254,6 +254,9 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
   return result;
 }
 
+const Agent& Trainer::agent() const {
+  return *state_->agent;
+}
 const TrainConfig& Trainer::config() const {
   return state_->config;
 }
@@ -264,12 +267,13 @@ const fs::path& Trainer::run_dir() const {
   return state_->run_dir;
 }
 
-void check_runnable(TrainConfig config) {
+std::unique_ptr<Agent> check_runnable(TrainConfig config) {
   config.resolve();
   config.threads = 1;
   Trainer::State state;
   state.config = std::move(config);
   state.build();
+  return std::move(state.agent);
 }
 
 std::string curve_csv(const std::vector<CurveRow>& rows) {

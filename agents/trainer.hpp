@@ -53,7 +53,7 @@ struct TrainResult {
 };
 
 class Trainer;
-void check_runnable(TrainConfig config);
+std::unique_ptr<Agent> check_runnable(TrainConfig config);
 
 class Trainer {
  public:
@@ -70,11 +70,13 @@ class Trainer {
                   const std::function<bool()>& stop = {});
 
   const TrainConfig& config() const;
+  // The agent as it is now (after run(): at the end of the run).
+  const Agent& agent() const;
   const std::vector<CurveRow>& curve() const;
   const std::filesystem::path& run_dir() const;
 
  private:
-  friend void check_runnable(TrainConfig config);
+  friend std::unique_ptr<Agent> check_runnable(TrainConfig config);
   struct State;
   explicit Trainer(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
@@ -82,8 +84,8 @@ class Trainer {
 
 // Builds the environment and the agent of `config` as a run would, without a run folder, so that
 // every bad value (a hyperparameter the agent refuses, a workload that does not load) throws its
-// InputError before anything is written.
-void check_runnable(TrainConfig config);
+// InputError before anything is written. Returns the fresh agent (to ask what it offers).
+std::unique_ptr<Agent> check_runnable(TrainConfig config);
 
 // curve.csv as text (the header line, then one line per row).
 std::string curve_csv(const std::vector<CurveRow>& rows);

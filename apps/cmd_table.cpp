@@ -1,6 +1,7 @@
 // memplace table: the baseline table, agents x workloads x seeds at one budget
 // (experiments/table_runner.hpp, docs/table.md). Resumable: a rerun completes only the missing
 // runs.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -56,17 +57,11 @@ void run_table(const TableCommandOptions& o, Streams io) {
            << c.seeds << " seeds = " << total << " runs of " << c.budget << " evaluations, into "
            << runner.folder().string() << "\n";
 
-  std::size_t done_before = 0;
-  bool first = true;
   const StopOnSignals signals;
   const experiments::TableOutcome outcome = runner.run(
       [&](const experiments::TableProgress& p) {
-        if (first) done_before = p.cells_done - 1;
-        first = false;
         if (o.quiet) return;
-        const std::size_t run_now = p.cells_done - done_before;
-        const double eta = p.wall_seconds / static_cast<double>(run_now) *
-                           static_cast<double>(p.cells_total - p.cells_done);
+        const double eta = p.wall_seconds * (1 - p.work_done) / std::max(1e-9, p.work_done);
         io.err << "[" << p.cells_done << "/" << p.cells_total << "] " << p.last_finished << "  ("
                << duration(p.wall_seconds) << " elapsed"
                << (p.cells_done < p.cells_total ? ", about " + duration(eta) + " left" : "")

@@ -19,5 +19,6 @@ void add_import_command(CLI::App& app, Streams io);
 void add_check_command(CLI::App& app, Streams io);
 void add_train_command(CLI::App& app, Streams io);
 void add_table_command(CLI::App& app, Streams io);
+void add_transfer_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -178,6 +178,9 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     return expected_cost(a.agent) > expected_cost(b.agent);
   });
 
+  double total_cost = 0, cost_done = 0;
+  for (const Cell& cell : pending)
+    total_cost += expected_cost(cell.agent);
   std::mutex mutex;  // guards results, progress, failure and the counters
   TableProgress state;
   state.cells_total = cells.size();
@@ -210,6 +213,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     ++cells_run;
     ++state.cells_done;
     state.last_finished = describe(r);
+    cost_done += expected_cost(cell.agent);
+    state.work_done = cost_done / total_cost;
     state.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (progress) progress(state);

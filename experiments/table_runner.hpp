@@ -47,6 +47,9 @@ struct TableProgress {
   std::size_t cells_total = 0;
   std::size_t cells_running = 0;
   double wall_seconds = 0;
+  // Of the runs this call runs: the share of their expected work done (the learners' runs weigh
+  // more; for an ETA).
+  double work_done = 0;
   std::string last_finished;  // "egrl on bert-base, seed 3: 0.9812x"
 };
 

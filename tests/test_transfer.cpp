@@ -1,0 +1,104 @@
+// Zero-shot transfer: the population's champion is the best GNN it has scored, and its greedy
+// mapping of the training workload earns that fitness again; a policy trained on one toy places
+// another toy of a different size, scored as the simulator scores it; a policy that does not fit
+// the hardware is refused.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "agents/evolution.hpp"
+#include "agents/trainer.hpp"
+#include "env/references.hpp"
+#include "env/registry.hpp"
+#include "env/workload.hpp"
+#include "experiments/transfer.hpp"
+#include "tests/agent_harness.hpp"
+
+namespace memplace {
+namespace {
+
+using testing::make_toy_problem;
+using testing::TempDir;
+using testing::ToyProblem;
+
+std::unique_ptr<Env> toy_env(const ToyProblem& toy) {
+  return make("memplace/single-step-v0",
+              {{"workload", toy.workload.string()}, {"hardware", toy.hardware.string()}});
+}
+
+double reward_of(Env& env, const Mapping& m) {
+  env.reset(0);
+  return env.step(std::vector<std::int64_t>(m.begin(), m.end())).reward;
+}
+
+TEST_CASE("evolution: the champion is the best GNN scored so far, and replays its fitness") {
+  TempDir dir;
+  const ToyProblem toy = make_toy_problem(dir.path, 6);
+  const std::unique_ptr<Env> env = toy_env(toy);
+  agents::EvolutionConfig config;
+  config.population = 8;
+  config.hidden = 16;
+  config.memo = false;
+  agents::Evolution evo(config, env->reset(0).obs.copy().view(), env->simulator().num_memories(),
+                        3);
+  CHECK(evo.champion_fitness() == -std::numeric_limits<double>::infinity());
+  double best_gnn = -std::numeric_limits<double>::infinity();
+  for (int generation = 0; generation < 6; ++generation) {
+    const std::span<const agents::Candidate> candidates = evo.candidates();
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      evo.report(c, reward_of(*env, candidates[c].mapping));
+    evo.next_generation();
+    for (std::size_t i = 0; i < evo.size(); ++i)
+      if (evo.kind(i) == agents::IndividualKind::gnn)
+        best_gnn = std::max(best_gnn, evo.fitness()[i]);
+    CHECK(evo.champion_fitness() == best_gnn);
+  }
+  // The champion is deterministic (greedy): placing the training workload with it zero-shot
+  // scores its fitness again.
+  const experiments::ZeroShotResult again =
+      experiments::evaluate_zero_shot(evo.champion(), toy.workload.string(), toy.hardware.string());
+  CHECK(reward_of(*env, again.mapping) == evo.champion_fitness());
+}
+
+TEST_CASE("zero-shot: a policy trained on one toy places another, scored by the simulator") {
+  TempDir dir;
+  const ToyProblem trained_on = make_toy_problem(dir.path, 1);
+  agents::TrainConfig config;
+  config.agent = "ea";
+  config.workload = trained_on.workload.string();
+  config.hardware = trained_on.hardware.string();
+  config.budget = 600;
+  config.threads = 1;
+  config.hyperparameters = {{"hidden", "16"}};
+  agents::Trainer trainer(config, dir.path / "run");
+  trainer.run();
+  const std::optional<nn::Gnn<float>> policy = trainer.agent().policy();
+  REQUIRE(policy);
+
+  // Another toy: its own graph, its own size (a subfolder, so its files do not clash).
+  std::filesystem::create_directories(dir.path / "other");
+  const ToyProblem other = make_toy_problem(dir.path / "other", 8);
+  const experiments::ZeroShotResult r =
+      experiments::evaluate_zero_shot(*policy, other.workload.string(), other.hardware.string());
+  const Simulator sim(load_workload(other.workload.string()),
+                      load_hardware(other.hardware.string()));
+  REQUIRE(r.mapping.size() == sim.num_tensors());
+  const Evaluation e = sim.evaluate(r.mapping);
+  CHECK(r.valid == e.valid);
+  CHECK(r.latency_fs == e.latency_fs);
+  const double compiler = static_cast<double>(sim.evaluate(compiler_mapping(sim)).latency_fs);
+  CHECK(r.speedup == doctest::Approx(e.valid ? compiler / static_cast<double>(e.latency_fs) : 0));
+
+  // A policy over 3 memories cannot place a 2-memory chip; a workload that does not load is named.
+  CHECK_THROWS_WITH_AS(
+      experiments::evaluate_zero_shot(*policy, other.workload.string(),
+                                      MEMPLACE_SOURCE_DIR "/tests/data/good/toy-hw.yaml"),
+      doctest::Contains("3 memories"), InputError);
+  CHECK_THROWS_WITH_AS(
+      experiments::evaluate_zero_shot(*policy, "no-such-workload", other.hardware.string()),
+      doctest::Contains("no-such-workload"), InputError);
+}
+
+}  // namespace
+}  // namespace memplace
