@@ -64,15 +64,21 @@ ToyProblem make_toy_problem(const fs::path& dir, std::uint64_t seed) {
   return toy;
 }
 
-agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, std::uint64_t budget,
-                             std::uint64_t seed, int threads, const fs::path& dir,
-                             const OptionMap& hyperparameters) {
+agents::TrainConfig toy_config(const ToyProblem& toy, const std::string& agent,
+                               std::uint64_t budget, std::uint64_t seed) {
   agents::TrainConfig config;
   config.agent = agent;
   config.workload = toy.workload.string();
   config.hardware = toy.hardware.string();
   config.budget = budget;
   config.seed = seed;
+  return config;
+}
+
+agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, std::uint64_t budget,
+                             std::uint64_t seed, int threads, const fs::path& dir,
+                             const OptionMap& hyperparameters) {
+  agents::TrainConfig config = toy_config(toy, agent, budget, seed);
   config.threads = threads;
   config.hyperparameters = hyperparameters;
   static std::atomic<int> runs{0};

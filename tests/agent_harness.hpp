@@ -31,6 +31,10 @@ struct ToyProblem {
 };
 ToyProblem make_toy_problem(const std::filesystem::path& dir, std::uint64_t seed);
 
+// A train config for `agent` on the toy problem (other fields at their defaults).
+agents::TrainConfig toy_config(const ToyProblem& toy, const std::string& agent,
+                               std::uint64_t budget, std::uint64_t seed);
+
 // Trains `agent` on the toy problem through agents::Trainer in a fresh folder under `dir`.
 agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, std::uint64_t budget,
                              std::uint64_t seed, int threads, const std::filesystem::path& dir,

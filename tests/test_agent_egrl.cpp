@@ -21,13 +21,7 @@ using testing::ToyProblem;
 using testing::train_on;
 
 agents::TrainConfig toy_config(const ToyProblem& toy, std::uint64_t budget, std::uint64_t seed) {
-  agents::TrainConfig config;
-  config.agent = "egrl";
-  config.workload = toy.workload.string();
-  config.hardware = toy.hardware.string();
-  config.budget = budget;
-  config.seed = seed;
-  return config;
+  return testing::toy_config(toy, "egrl", budget, seed);
 }
 
 // The number after `key` in an agent's status line.

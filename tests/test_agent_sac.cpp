@@ -291,24 +291,14 @@ TEST_CASE("agents sac: learns far better mappings than random ones on toy proble
 TEST_CASE("agents sac: the same seed gives the same run on 1 and 2 threads") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 3);
-  agents::TrainConfig config;
-  config.agent = "sac";
-  config.workload = toy.workload.string();
-  config.hardware = toy.hardware.string();
-  config.budget = 600;
-  config.seed = 7;
+  agents::TrainConfig config = testing::toy_config(toy, "sac", 600, 7);
   testing::check_threads_match(config, dir.path);
 }
 
 TEST_CASE("agents sac: a run stopped and resumed ends exactly as an uninterrupted one") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 4);
-  agents::TrainConfig config;
-  config.agent = "sac";
-  config.workload = toy.workload.string();
-  config.hardware = toy.hardware.string();
-  config.budget = 700;
-  config.seed = 3;
+  agents::TrainConfig config = testing::toy_config(toy, "sac", 700, 3);
   config.checkpoint_every = 150;
   testing::check_resume_matches(config, dir.path, 9);
 }
@@ -316,10 +306,7 @@ TEST_CASE("agents sac: a run stopped and resumed ends exactly as an uninterrupte
 TEST_CASE("agents sac: bad hyperparameters are refused with the field named") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 1);
-  agents::TrainConfig config;
-  config.agent = "sac";
-  config.workload = toy.workload.string();
-  config.hardware = toy.hardware.string();
+  agents::TrainConfig config = testing::toy_config(toy, "sac", 20000, 0);
   config.hyperparameters = {{"lr", "0"}};
   CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "a"),
                        doctest::Contains("hyperparameter lr=0"), InputError);

@@ -64,11 +64,7 @@ TEST_CASE("evolution: the champion is the best GNN scored so far, and replays it
 TEST_CASE("zero-shot: a policy trained on one toy places another, scored by the simulator") {
   TempDir dir;
   const ToyProblem trained_on = make_toy_problem(dir.path, 1);
-  agents::TrainConfig config;
-  config.agent = "ea";
-  config.workload = trained_on.workload.string();
-  config.hardware = trained_on.hardware.string();
-  config.budget = 600;
+  agents::TrainConfig config = testing::toy_config(trained_on, "ea", 600, 0);
   config.threads = 1;
   config.hyperparameters = {{"hidden", "16"}};
   agents::Trainer trainer(config, dir.path / "run");
