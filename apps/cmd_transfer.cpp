@@ -78,9 +78,11 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
      << config.workload << " for " << result.evaluations
      << " evaluations, places each workload with one forward pass (its greedy mapping), without "
         "retraining. Simulated speedup over each workload's compiler heuristic (not the NNP-I "
-        "compiler).\n\n"
-     << "| workload | policy | valid | speedup | latency (us) |\n|---|---|---|---:|---:|\n";
-  csv << "workload,role,valid,speedup,latency_us\n";
+        "compiler). An invalid mapping overflows a memory; rectified, its overflowing tensors are "
+        "demoted to slower memories until it fits, as a compiler would (env/rectify.hpp).\n\n"
+     << "| workload | policy | valid | speedup | latency (us) | rectified: demotions | rectified: "
+        "speedup |\n|---|---|---|---:|---:|---:|---:|\n";
+  csv << "workload,role,valid,speedup,latency_us,demotions,rectified_speedup\n";
   std::vector<std::string> workloads = {config.workload};
   workloads.insert(workloads.end(), targets.begin(), targets.end());
   for (std::size_t k = 0; k < workloads.size(); ++k) {
@@ -90,9 +92,10 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     const std::string latency = fixed(static_cast<double>(r.latency_fs) * 1e-9, 2);
     md << "| " << fs::path(r.workload).stem().string() << " | " << role << " | "
        << (r.valid ? "yes" : "no") << " | " << (r.valid ? fixed(r.speedup, 4) : "—") << " | "
-       << latency << " |\n";
+       << latency << " | " << r.demotions << " | " << fixed(r.rectified_speedup, 4) << " |\n";
     csv << r.workload << "," << role << "," << (r.valid ? "true" : "false") << ","
-        << fixed(r.speedup, 9) << "," << latency << "\n";
+        << fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
+        << fixed(r.rectified_speedup, 9) << "\n";
     const Simulator sim(load_workload(r.workload), load_hardware(config.hardware));
     save_mapping(out / (fs::path(r.workload).stem().string() + "-mapping.yaml"), sim, r.mapping,
                  RecordedResult{r.latency_fs, r.valid});

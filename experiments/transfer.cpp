@@ -2,6 +2,8 @@
 
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
+#include "env/rectify.hpp"
+#include "env/references.hpp"
 #include "env/registry.hpp"
 #include "env/workload.hpp"
 
@@ -32,6 +34,13 @@ ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::strin
   r.valid = step.info.valid;
   r.speedup = step.info.valid ? step.info.speedup : 0.0;
   r.latency_fs = sim.evaluate(r.mapping).latency_fs;
+  const Rectified fixed = rectify(sim, r.mapping);
+  r.rectified = fixed.mapping;
+  r.demotions = fixed.demotions;
+  if (fixed.valid) {
+    const auto compiler = static_cast<double>(sim.evaluate(compiler_mapping(sim)).latency_fs);
+    r.rectified_speedup = compiler / static_cast<double>(sim.evaluate(r.rectified).latency_fs);
+  }
   return r;
 }
 

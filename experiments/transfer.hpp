@@ -13,15 +13,20 @@ namespace memplace::experiments {
 
 struct ZeroShotResult {
   std::string workload;
-  Mapping mapping;  // the policy's greedy mapping of the workload
-  bool valid = false;
+  Mapping mapping;     // the policy's greedy mapping of the workload
+  bool valid = false;  // whether it fits every memory as the policy placed it
   TimeFs latency_fs = 0;
   double speedup = 0;  // over the workload's compiler mapping (0 if invalid)
+  // The same mapping rectified (env/rectify.hpp: overflowing tensors demoted to slower memories
+  // until it fits, as a compiler would), and its speedup; the mapping itself if it was valid.
+  Mapping rectified;
+  int demotions = 0;
+  double rectified_speedup = 0;
 };
 
-// The policy's greedy mapping of `workload` on `hardware`, scored. Throws InputError if the
-// workload or the hardware does not load, or if the policy does not fit them (another number of
-// node features or memories).
+// The policy's greedy mapping of `workload` on `hardware`, scored as it is and rectified. Throws
+// InputError if the workload or the hardware does not load, or if the policy does not fit them
+// (another number of node features or memories).
 ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::string& workload,
                                   const std::string& hardware);
 
