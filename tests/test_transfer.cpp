@@ -85,6 +85,16 @@ TEST_CASE("zero-shot: a policy trained on one toy places another, scored by the 
   CHECK(r.latency_fs == e.latency_fs);
   const double compiler = static_cast<double>(sim.evaluate(compiler_mapping(sim)).latency_fs);
   CHECK(r.speedup == doctest::Approx(e.valid ? compiler / static_cast<double>(e.latency_fs) : 0));
+  // Rectified: valid, and the mapping itself when it already fitted.
+  const Evaluation fixed = sim.evaluate(r.rectified);
+  CHECK(fixed.valid);
+  CHECK(r.rectified_speedup == doctest::Approx(compiler / static_cast<double>(fixed.latency_fs)));
+  if (r.valid) {
+    CHECK(r.rectified == r.mapping);
+    CHECK(r.demotions == 0);
+  } else {
+    CHECK(r.demotions > 0);
+  }
 
   // A policy over 3 memories cannot place a 2-memory chip; a workload that does not load is named.
   CHECK_THROWS_WITH_AS(
