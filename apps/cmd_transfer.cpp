@@ -49,7 +49,10 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
                                                 fs::path(config.workload).stem().string() + "-s" +
                                                 std::to_string(config.seed))
                                      : fs::path(o.out);
-  // Everything is checked before training: the agent must have a GNN policy to transfer.
+  // Everything is checked before training: every target must load, and the agent must have a GNN
+  // policy to transfer.
+  for (const std::string& target : targets)
+    (void)load_workload(target);
   if (!agents::check_runnable(config)->policy())
     throw InputError("agent '" + config.agent +
                      "' has no GNN policy to transfer (agents with one: ea, egrl, ppo, sac)");

@@ -22,6 +22,11 @@ expect 2 info tests/data/bad/cycle.yaml
 expect 2 evaluate tests/data/good/chain.yaml tests/data/bad/map-wrong-length.yaml
 expect 2 no-such-command
 expect 2 info /nonexistent/path.yaml
+expect 2 table --seeds 0 -q
+expect 2 table /nonexistent/table.yaml -q
+expect 2 transfer --agent random -q --out /tmp/memplace-bad-transfer.$$
+expect 2 transfer --to no-such-net -q --out /tmp/memplace-bad-transfer.$$
+[ ! -e /tmp/memplace-bad-transfer.$$ ] || { echo "FAIL: a refused transfer wrote its folder"; failures=$((failures + 1)); }
 rm -f /tmp/memplace_cli_err.$$
 [ "$failures" -eq 0 ] && echo "cli exit codes: all as expected"
 exit "$failures"
