@@ -8,7 +8,6 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
-#include "apps/stop_signals.hpp"
 #include "env/env_options.hpp"
 
 namespace memplace::cli {
@@ -79,15 +78,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
                                 : o.out;
     trainer.emplace(std::move(config), out);
   }
-  ProgressDisplay display(io.err, is_terminal(2), trainer->config().agent);
-  const StopOnSignals signals;
-  const agents::TrainResult result = trainer->run(
-      [&](const agents::TrainProgress& p) {
-        if (!o.quiet)
-          display.update(p.evaluations, p.budget, p.best_speedup, p.wall_seconds, p.agent_status);
-      },
-      [] { return stop_requested(); });
-  display.finish();
+  const agents::TrainResult result = run_with_progress(*trainer, o.quiet, io.err);
   print_summary(*trainer, result, io.out);
   if (result.interrupted)
     throw Interrupted("stopped at " + std::to_string(result.evaluations) +

@@ -9,7 +9,6 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
-#include "apps/stop_signals.hpp"
 #include "env/atomic_file.hpp"
 #include "env/env_options.hpp"
 #include "env/mapping_io.hpp"
@@ -59,15 +58,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
   const fs::path run = out / "train";
   agents::Trainer trainer = fs::exists(run / "checkpoint.bin") ? agents::Trainer::resume(run)
                                                                : agents::Trainer(config, run);
-  ProgressDisplay display(io.err, is_terminal(2), trainer.config().agent);
-  const StopOnSignals signals;
-  const agents::TrainResult result = trainer.run(
-      [&](const agents::TrainProgress& p) {
-        if (!o.quiet)
-          display.update(p.evaluations, p.budget, p.best_speedup, p.wall_seconds, p.agent_status);
-      },
-      [] { return stop_requested(); });
-  display.finish();
+  const agents::TrainResult result = run_with_progress(trainer, o.quiet, io.err);
   if (result.interrupted)
     throw Interrupted("training stopped at " + std::to_string(result.evaluations) +
                       " evaluations; rerun the same command to continue it");

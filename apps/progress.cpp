@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "apps/stop_signals.hpp"
+
 namespace memplace::cli {
 
 bool is_terminal(int fd) {
@@ -62,6 +64,19 @@ void ProgressDisplay::update(std::uint64_t done, std::uint64_t total, double bes
 
 void ProgressDisplay::finish() {
   if (terminal_ && drawn_) out_ << "\n" << std::flush;
+}
+
+agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err) {
+  ProgressDisplay display(err, is_terminal(2), trainer.config().agent);
+  const StopOnSignals signals;
+  const agents::TrainResult result = trainer.run(
+      [&](const agents::TrainProgress& p) {
+        if (!quiet)
+          display.update(p.evaluations, p.budget, p.best_speedup, p.wall_seconds, p.agent_status);
+      },
+      [] { return stop_requested(); });
+  display.finish();
+  return result;
 }
 
 }  // namespace memplace::cli

@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "agents/trainer.hpp"
+
 namespace memplace::cli {
 
 class ProgressDisplay {
@@ -25,6 +27,10 @@ class ProgressDisplay {
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };
+
+// Runs `trainer` to its end, showing its progress on `err` (unless `quiet`) and stopping it, with a
+// checkpoint, on SIGINT/SIGTERM (the result says `interrupted`). For train and transfer.
+agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err);
 
 // Whether file descriptor `fd` is a terminal.
 bool is_terminal(int fd);
