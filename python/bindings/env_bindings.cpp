@@ -1,0 +1,83 @@
+// memplace._memplace.Env: one environment with Gymnasium's reset/step signatures. The Python class
+// memplace.Env derives from it and adds the space objects (python/memplace/env.py).
+#include <memory>
+#include <string>
+
+#include "env/registry.hpp"
+#include "python/bindings/observation_arrays.hpp"
+#include "python/bindings/space_specs.hpp"
+
+namespace memplace::python {
+
+namespace {
+
+class PyEnv {
+ public:
+  PyEnv(const std::string& id, const py::dict& options)
+      : env_(make(id, to_option_map(options))), arrays_(env_->observation()) {}
+
+  const std::string& id() const { return env_->id(); }
+
+  py::tuple reset(py::handle seed, py::handle options) {
+    check_reset_options(options);
+    const std::optional<std::uint64_t> s = read_seed(seed);
+    const ResetResult r = open().reset(s);
+    return py::make_tuple(arrays_.single(r.obs), info_dict(r.info));
+  }
+
+  py::tuple step(py::handle action) {
+    read_integers(action, "action", action_);
+    const StepResult r = open().step(action_);
+    return py::make_tuple(arrays_.single(r.obs), py::float_(r.reward), py::bool_(r.terminated),
+                          py::bool_(r.truncated), info_dict(r.info));
+  }
+
+  void close() { closed_ = true; }
+  bool closed() const { return closed_; }
+  Env& open() {
+    if (closed_) throw py::value_error(env_->id() + ": the environment is closed");
+    return *env_;
+  }
+  const Env& env() const { return *env_; }
+
+ private:
+  std::unique_ptr<Env> env_;
+  ObservationArrays arrays_;
+  std::vector<std::int64_t> action_;  // reused by every step
+  bool closed_ = false;
+};
+
+}  // namespace
+
+void bind_env(py::module_& m) {
+  py::class_<PyEnv>(m, "Env", "One placement environment (use memplace.make).")
+      .def(py::init<const std::string&, const py::dict&>(), py::arg("id"),
+           py::arg("options") = py::dict())
+      .def_property_readonly("id", &PyEnv::id)
+      .def("reset", &PyEnv::reset, py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("options") = py::none(),
+           "Starts an episode: (observation, info). A seed reseeds the episode's generator.")
+      .def("step", &PyEnv::step, py::arg("action"),
+           "(observation, reward, terminated, truncated, info). Raises ValueError for a bad "
+           "action, leaving the environment unchanged.")
+      .def("close", &PyEnv::close)
+      .def_property_readonly("closed", &PyEnv::closed)
+      .def_property_readonly("episode_length",
+                             [](const PyEnv& e) { return e.env().episode_length(); })
+      .def_property_readonly("options",
+                             [](const PyEnv& e) {
+                               py::dict d;
+                               for (const auto& [name, value] : e.env().options())
+                                 d[py::str(name)] = value;
+                               return d;
+                             })
+      .def_property_readonly(
+          "simulator", [](const PyEnv& e) -> const Simulator& { return e.env().simulator(); },
+          py::return_value_policy::reference_internal,
+          "The simulator the environment scores with (shared; see memplace.Simulator).")
+      .def("_action_spec", [](const PyEnv& e) { return space_spec(e.env().action_space()); })
+      .def("_observation_spec",
+           [](const PyEnv& e) { return observation_spec(e.env().observation()); });
+}
+
+}  // namespace memplace::python

@@ -1,0 +1,162 @@
+#include "python/bindings/observation_arrays.hpp"
+
+#include <cstring>
+#include <memory>
+
+#include "env/time.hpp"
+
+namespace memplace::python {
+
+namespace {
+
+// Dict keys, made once: building them at every step would cost more than the step.
+struct Keys {
+  py::str nodes{"nodes"}, edge_links{"edge_links"}, node_state{"node_state"},
+      action_mask{"action_mask"};
+  py::str latency_fs{"latency_fs"}, latency_us{"latency_us"}, speedup{"speedup"}, valid{"valid"},
+      overflow_bytes{"overflow_bytes"}, rectified{"rectified"}, demotions{"demotions"},
+      step{"step"};
+};
+
+const Keys& keys() {
+  // Made with the GIL held on first use and deliberately never destroyed: Python objects must
+  // not be released after the interpreter has finalised.
+  static const Keys* const k = new Keys();
+  return *k;
+}
+
+template <typename T>
+py::array_t<T> read_only_copy(std::span<const T> values, std::vector<py::ssize_t> shape) {
+  py::array_t<T> out(std::move(shape));
+  if (!values.empty()) std::memcpy(out.mutable_data(), values.data(), values.size_bytes());
+  make_read_only(out);
+  return out;
+}
+
+std::span<const std::int8_t> as_int8(std::span<const std::uint8_t> bytes) {
+  return {reinterpret_cast<const std::int8_t*>(bytes.data()), bytes.size()};
+}
+
+// A view of `base` with a leading axis of `copies` that repeats it (stride 0): no copy.
+py::array broadcast(const py::array& base, std::size_t copies) {
+  std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(copies)};
+  std::vector<py::ssize_t> strides{0};
+  for (py::ssize_t d = 0; d < base.ndim(); ++d) {
+    shape.push_back(base.shape(d));
+    strides.push_back(base.strides(d));
+  }
+  // The base is read-only, and the view inherits that.
+  return py::array(base.dtype(), shape, strides, base.data(), base);
+}
+
+}  // namespace
+
+ObservationArrays::ObservationArrays(const ObservationView& obs) {
+  const StaticGraph& graph = *obs.graph;
+  const auto n = static_cast<py::ssize_t>(graph.num_nodes);
+  const auto f = static_cast<py::ssize_t>(graph.num_features);
+  if (obs.owner != nullptr) {
+    // The array keeps the static graph alive through a capsule holding a shared_ptr to it.
+    auto owner = std::make_unique<std::shared_ptr<const StaticGraph>>(*obs.owner);
+    py::capsule keep_alive(owner.get(), [](void* p) {
+      delete static_cast<std::shared_ptr<const StaticGraph>*>(p);
+    });
+    owner.release();  // now owned by the capsule
+    nodes_ = py::array_t<float>({n, f}, graph.nodes.data(), keep_alive);
+  } else {
+    nodes_ = py::array_t<float>({n, f}, graph.nodes.data());  // copied
+  }
+  make_read_only(nodes_);
+
+  const std::size_t e = graph.num_edges();
+  py::array_t<std::int64_t> links({static_cast<py::ssize_t>(e), py::ssize_t{2}});
+  std::int64_t* out = links.mutable_data();
+  for (std::size_t i = 0; i < e; ++i) {
+    out[2 * i] = graph.edges[i];
+    out[2 * i + 1] = graph.edges[e + i];
+  }
+  edge_links_ = std::move(links);
+  make_read_only(edge_links_);
+}
+
+py::dict ObservationArrays::single(const ObservationView& obs) {
+  const Keys& k = keys();
+  py::dict d;
+  d[k.nodes] = nodes_;
+  d[k.edge_links] = edge_links_;
+  d[k.node_state] = read_only_copy(
+      obs.dynamic, {static_cast<py::ssize_t>(obs.num_nodes()),
+                    static_cast<py::ssize_t>(obs.dynamic_features)});
+  const bool same_mask = last_mask_ && last_mask_.size() == static_cast<py::ssize_t>(
+                                                               obs.action_mask.size()) &&
+                         std::memcmp(last_mask_.data(), obs.action_mask.data(),
+                                     obs.action_mask.size()) == 0;
+  if (!same_mask) {
+    last_mask_ = read_only_copy(as_int8(obs.action_mask),
+                                {static_cast<py::ssize_t>(obs.action_mask.size())});
+  }
+  d[k.action_mask] = last_mask_;
+  return d;
+}
+
+py::dict ObservationArrays::batch(std::span<const ObservationView> obs) {
+  const Keys& k = keys();
+  const std::size_t copies = obs.size();
+  const std::size_t n = obs.front().num_nodes();
+  const std::size_t fd = obs.front().dynamic_features;
+  const std::size_t mask = obs.front().action_mask.size();
+  py::array_t<float> state({static_cast<py::ssize_t>(copies), static_cast<py::ssize_t>(n),
+                            static_cast<py::ssize_t>(fd)});
+  py::array_t<std::int8_t> masks(
+      {static_cast<py::ssize_t>(copies), static_cast<py::ssize_t>(mask)});
+  for (std::size_t i = 0; i < copies; ++i) {
+    std::memcpy(state.mutable_data() + i * n * fd, obs[i].dynamic.data(), obs[i].dynamic.size_bytes());
+    std::memcpy(masks.mutable_data() + i * mask, obs[i].action_mask.data(), mask);
+  }
+  make_read_only(state);
+  make_read_only(masks);
+  py::dict d;
+  d[k.nodes] = broadcast(nodes_, copies);
+  d[k.edge_links] = broadcast(edge_links_, copies);
+  d[k.node_state] = std::move(state);
+  d[k.action_mask] = std::move(masks);
+  return d;
+}
+
+py::dict info_dict(const EnvInfo& info) {
+  const Keys& k = keys();
+  py::dict d;
+  d[k.latency_fs] = py::int_(info.latency_fs);
+  d[k.latency_us] = py::float_(to_microseconds(info.latency_fs));
+  d[k.speedup] = py::float_(info.speedup);
+  d[k.valid] = py::bool_(info.valid);
+  d[k.overflow_bytes] = py::int_(info.overflow_bytes);
+  d[k.rectified] = py::bool_(info.rectified);
+  d[k.demotions] = py::int_(info.demotions);
+  d[k.step] = py::int_(info.step);
+  return d;
+}
+
+py::dict info_batch(std::span<const EnvInfo> infos) {
+  const Keys& k = keys();
+  const auto size = static_cast<py::ssize_t>(infos.size());
+  auto column = [&](auto dtype_tag, auto field) {
+    py::array_t<decltype(dtype_tag)> out(size);
+    for (py::ssize_t i = 0; i < size; ++i)
+      out.mutable_data()[i] = static_cast<decltype(dtype_tag)>(field(infos[static_cast<std::size_t>(i)]));
+    return out;
+  };
+  py::dict d;
+  d[k.latency_fs] = column(std::int64_t{}, [](const EnvInfo& i) { return i.latency_fs; });
+  d[k.latency_us] =
+      column(double{}, [](const EnvInfo& i) { return to_microseconds(i.latency_fs); });
+  d[k.speedup] = column(double{}, [](const EnvInfo& i) { return i.speedup; });
+  d[k.valid] = column(bool{}, [](const EnvInfo& i) { return i.valid; });
+  d[k.overflow_bytes] = column(std::int64_t{}, [](const EnvInfo& i) { return i.overflow_bytes; });
+  d[k.rectified] = column(bool{}, [](const EnvInfo& i) { return i.rectified; });
+  d[k.demotions] = column(std::int64_t{}, [](const EnvInfo& i) { return i.demotions; });
+  d[k.step] = column(std::int64_t{}, [](const EnvInfo& i) { return i.step; });
+  return d;
+}
+
+}  // namespace memplace::python

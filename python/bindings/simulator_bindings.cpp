@@ -1,0 +1,245 @@
+// Scripting access to the cost model: load a workload and a hardware model, evaluate mappings,
+// compute the reference mappings, rectify, read and write mapping files.
+#include <filesystem>
+#include <string>
+
+#include "env/mapping_io.hpp"
+#include "env/rectify.hpp"
+#include "env/references.hpp"
+#include "env/simulator.hpp"
+#include <pybind11/stl/filesystem.h>
+
+#include "python/bindings/bindings.hpp"
+
+namespace memplace::python {
+
+namespace {
+
+// A mapping argument: integers in 0 .. M-1, one per tensor (checked here and by the simulator).
+Mapping read_mapping(py::handle value, const Simulator& sim) {
+  std::vector<std::int64_t> values;
+  read_integers(value, "mapping", values);
+  const auto memories = static_cast<std::int64_t>(sim.num_memories());
+  Mapping mapping(values.size());
+  for (std::size_t t = 0; t < values.size(); ++t) {
+    if (values[t] < 0 || values[t] >= memories) {
+      throw py::value_error("mapping[" + std::to_string(t) + "] = " + std::to_string(values[t]) +
+                            ": memory index out of range 0.." + std::to_string(memories - 1));
+    }
+    mapping[t] = static_cast<MemoryIndex>(values[t]);
+  }
+  sim.check_mapping(mapping);
+  return mapping;
+}
+
+py::array_t<std::uint8_t> mapping_array(const Mapping& mapping) {
+  return py::array_t<std::uint8_t>(static_cast<py::ssize_t>(mapping.size()), mapping.data());
+}
+
+Workload workload_argument(py::handle value) {
+  if (py::isinstance<Workload>(value)) return value.cast<Workload>();
+  if (py::isinstance<py::str>(value) ||
+      py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
+    return load_workload(py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
+  }
+  throw py::type_error("workload must be a memplace.Workload, a shipped name or a path");
+}
+
+Hardware hardware_argument(py::handle value) {
+  if (py::isinstance<Hardware>(value)) return value.cast<Hardware>();
+  if (py::isinstance<py::str>(value) ||
+      py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
+    return load_hardware(py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
+  }
+  throw py::type_error("hardware must be a memplace.Hardware, a shipped name or a path");
+}
+
+SimulatorOptions simulator_options(const std::optional<std::string>& memory_time) {
+  SimulatorOptions options;
+  if (memory_time) {
+    options.memory_time = combine_from_name(*memory_time);
+    if (!options.memory_time) {
+      throw py::value_error("memory_time must be None, 'max' or 'sum', got '" + *memory_time + "'");
+    }
+  }
+  return options;
+}
+
+py::dict layer_dict(const Layer& layer) {
+  py::dict d;
+  d["name"] = layer.name;
+  d["op"] = std::string(op_name(layer.op));
+  d["macs"] = layer.macs;
+  d["vector_ops"] = layer.vector_ops;
+  d["weight_bytes"] = layer.weight_bytes;
+  d["weight_traffic_bytes"] = layer.weight_traffic_bytes;
+  d["output_bytes"] = layer.output_bytes;
+  d["external_input_bytes"] = layer.external_input_bytes;
+  py::list inputs;
+  for (const InputEdge& e : layer.inputs)
+    inputs.append(py::make_tuple(e.producer, e.bytes));
+  d["inputs"] = inputs;
+  return d;
+}
+
+void bind_workload(py::module_& m) {
+  py::class_<Workload>(m, "Workload", "A network's layers in schedule order (docs/workloads.md).")
+      .def_static("from_yaml", &Workload::from_yaml, py::arg("text"),
+                  py::arg("origin") = "<string>")
+      .def_property_readonly("name", &Workload::name)
+      .def_property_readonly("description", [](const Workload& w) { return w.info().description; })
+      .def("__len__", &Workload::size)
+      .def_property_readonly("num_layers", &Workload::size)
+      .def_property_readonly("num_edges", &Workload::num_edges)
+      .def_property_readonly("layer_names",
+                             [](const Workload& w) {
+                               std::vector<std::string> names;
+                               for (const Layer& l : w.layers())
+                                 names.push_back(l.name);
+                               return names;
+                             })
+      .def("layer", [](const Workload& w, std::size_t i) { return layer_dict(w.layer(i)); },
+           py::arg("index"), "Layer i as a dict (name, op, macs, bytes, inputs).")
+      .def_property_readonly("total_macs", &Workload::total_macs)
+      .def_property_readonly("total_weight_bytes", &Workload::total_weight_bytes)
+      .def_property_readonly("peak_live_activation_bytes", &Workload::peak_live_activation_bytes)
+      .def("to_yaml", &Workload::to_yaml)
+      .def("save", [](const Workload& w, const std::filesystem::path& p) { w.save(p); },
+           py::arg("path"), "Writes the YAML file atomically.")
+      .def("__repr__", [](const Workload& w) {
+        return "Workload('" + w.name() + "', " + std::to_string(w.size()) + " layers)";
+      });
+  m.def("load_workload", &load_workload, py::arg("name_or_path"),
+        "A shipped workload by name (memplace.list_workloads()) or a workload YAML file.");
+}
+
+void bind_hardware(py::module_& m) {
+  py::class_<Hardware>(m, "Hardware", "An accelerator's memory hierarchy and compute rates.")
+      .def_static("from_yaml", &Hardware::from_yaml, py::arg("text"),
+                  py::arg("origin") = "<string>")
+      .def_property_readonly("name", [](const Hardware& h) { return h.name; })
+      .def_property_readonly("memory_names",
+                             [](const Hardware& h) {
+                               std::vector<std::string> names;
+                               for (const Memory& mem : h.memories)
+                                 names.push_back(mem.name);
+                               return names;
+                             })
+      .def_property_readonly("memories",
+                             [](const Hardware& h) {
+                               py::list out;
+                               for (const Memory& mem : h.memories) {
+                                 py::dict d;
+                                 d["name"] = mem.name;
+                                 d["capacity_bytes"] = mem.capacity_bytes;
+                                 d["bandwidth_bytes_per_s"] = mem.bandwidth_bytes_per_s;
+                                 out.append(d);
+                               }
+                               return out;
+                             })
+      .def("to_yaml", &Hardware::to_yaml)
+      .def("__repr__", [](const Hardware& h) {
+        return "Hardware('" + h.name + "', " + std::to_string(h.num_memories()) + " memories)";
+      });
+  m.def("load_hardware", &load_hardware, py::arg("name_or_path") = "nnpi",
+        "A shipped hardware model by name (memplace.list_hardware()) or a hardware YAML file.");
+}
+
+void bind_evaluation(py::module_& m) {
+  py::class_<Evaluation>(m, "Evaluation", "The latency and validity of one mapping.")
+      .def_readonly("latency_fs", &Evaluation::latency_fs)
+      .def_property_readonly("latency_s", &Evaluation::latency_s)
+      .def_property_readonly("latency_us",
+                             [](const Evaluation& e) { return to_microseconds(e.latency_fs); })
+      .def_readonly("valid", &Evaluation::valid)
+      .def_readonly("peak_bytes", &Evaluation::peak_bytes)
+      .def_readonly("overflow_bytes", &Evaluation::overflow_bytes)
+      .def_property_readonly("total_overflow_bytes", &Evaluation::total_overflow_bytes)
+      .def_property_readonly("layer_fs",
+                             [](const Evaluation& e) {
+                               return py::array_t<std::int64_t>(
+                                   static_cast<py::ssize_t>(e.layer_fs.size()), e.layer_fs.data());
+                             })
+      .def("__repr__", [](const Evaluation& e) {
+        return "Evaluation(latency_us=" + std::to_string(to_microseconds(e.latency_fs)) +
+               ", valid=" + (e.valid ? "True" : "False") + ")";
+      });
+}
+
+void bind_simulator_class(py::module_& m) {
+  py::class_<Simulator>(m, "Simulator",
+                        "The cost model for one workload on one hardware model "
+                        "(docs/cost-model.md).")
+      .def(py::init([](py::handle workload, py::handle hardware,
+                       const std::optional<std::string>& memory_time) {
+             return Simulator(workload_argument(workload), hardware_argument(hardware),
+                              simulator_options(memory_time));
+           }),
+           py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none())
+      .def_property_readonly("workload", &Simulator::workload, py::return_value_policy::reference_internal)
+      .def_property_readonly("hardware", &Simulator::hardware, py::return_value_policy::reference_internal)
+      .def_property_readonly("memory_time",
+                             [](const Simulator& s) { return std::string(combine_name(s.memory_time())); })
+      .def_property_readonly("num_layers", &Simulator::num_layers)
+      .def_property_readonly("num_tensors", &Simulator::num_tensors)
+      .def_property_readonly("num_memories", &Simulator::num_memories)
+      .def(
+          "evaluate",
+          [](const Simulator& s, py::handle mapping) { return s.evaluate(read_mapping(mapping, s)); },
+          py::arg("mapping"),
+          "Scores a mapping (2 * num_layers memory indices: weight, then output, per layer).")
+      .def(
+          "check_mapping", [](const Simulator& s, py::handle mapping) { read_mapping(mapping, s); },
+          py::arg("mapping"), "Raises ValueError naming what is wrong with a mapping.")
+      .def("compiler_mapping", [](const Simulator& s) { return mapping_array(compiler_mapping(s)); },
+           "The native-compiler stand-in's mapping: the baseline every speedup is measured "
+           "against.")
+      .def("all_slowest_mapping",
+           [](const Simulator& s) { return mapping_array(all_slowest_mapping(s)); })
+      .def("lower_bound_fs", &lower_bound_fs, "A latency no mapping can beat.")
+      .def(
+          "references",
+          [](const Simulator& s) {
+            const ReferenceLatencies r = reference_latencies(s);
+            py::dict d;
+            d["all_slowest_fs"] = r.all_slowest_fs;
+            d["compiler_fs"] = r.compiler_fs;
+            d["lower_bound_fs"] = r.lower_bound_fs;
+            return d;
+          },
+          "Latencies of the all-slowest and compiler mappings, and the lower bound.")
+      .def(
+          "rectify",
+          [](const Simulator& s, py::handle mapping) {
+            const Rectified r = rectify(s, read_mapping(mapping, s));
+            return py::make_tuple(mapping_array(r.mapping), r.demotions, r.valid);
+          },
+          py::arg("mapping"),
+          "(mapping, demotions, valid): the mapping repaired as a compiler would (env/rectify.hpp).")
+      .def(
+          "load_mapping",
+          [](const Simulator& s, const std::filesystem::path& path) {
+            return mapping_array(load_mapping(path, s).mapping);
+          },
+          py::arg("path"), "Reads a mapping file (the format of memplace evaluate).")
+      .def(
+          "save_mapping",
+          [](const Simulator& s, const std::filesystem::path& path, py::handle mapping) {
+            const Mapping m = read_mapping(mapping, s);
+            const Evaluation e = s.evaluate(m);
+            save_mapping(path, s, m, RecordedResult{e.latency_fs, e.valid});
+          },
+          py::arg("path"), py::arg("mapping"),
+          "Writes a mapping file (atomically), with its result for memplace evaluate to re-check.");
+}
+
+}  // namespace
+
+void bind_simulator(py::module_& m) {
+  bind_workload(m);
+  bind_hardware(m);
+  bind_evaluation(m);
+  bind_simulator_class(m);
+}
+
+}  // namespace memplace::python

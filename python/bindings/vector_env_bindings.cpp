@@ -1,0 +1,105 @@
+// memplace._memplace.VectorEnv: N copies stepped together in C++ (env/vector_env.hpp), with
+// batched numpy results. The Python class memplace.VectorEnv adds the space objects.
+#include <cstring>
+#include <string>
+
+#include "env/vector_env.hpp"
+#include "python/bindings/observation_arrays.hpp"
+#include "python/bindings/space_specs.hpp"
+
+namespace memplace::python {
+
+namespace {
+
+class PyVectorEnv {
+ public:
+  PyVectorEnv(const std::string& id, std::size_t num_envs, py::handle seed,
+              const py::dict& options, int num_threads)
+      : first_seed_(read_seed(seed)),
+        envs_(id, num_envs, to_option_map(options), VectorEnvOptions{num_threads}),
+        arrays_(envs_.env(0).observation()) {
+    if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: one per core)");
+  }
+
+  py::tuple reset(py::handle seed, py::handle options) {
+    check_reset_options(options);
+    std::optional<std::uint64_t> s = read_seed(seed);
+    if (!s && !started_) s = first_seed_;  // make_vec's seed applies to the first reset
+    VectorResetResult r;
+    {
+      py::gil_scoped_release release;
+      r = open().reset(s);
+    }
+    started_ = true;
+    return py::make_tuple(arrays_.batch(r.obs), info_batch(r.infos));
+  }
+
+  py::tuple step(py::handle actions) {
+    read_integers(actions, "actions", actions_);
+    const std::size_t expected = envs_.num_envs() * envs_.action_size();
+    if (actions_.size() != expected) {
+      throw py::value_error("actions: expected " + std::to_string(expected) + " integers (" +
+                            std::to_string(envs_.num_envs()) + " envs x " +
+                            std::to_string(envs_.action_size()) + "), got " +
+                            std::to_string(actions_.size()));
+    }
+    VectorStepResult r;
+    {
+      py::gil_scoped_release release;
+      r = open().step(actions_);
+    }
+    const auto n = static_cast<py::ssize_t>(envs_.num_envs());
+    py::array_t<double> rewards(n, r.rewards.data());
+    py::array_t<bool> terminated(n);
+    py::array_t<bool> truncated(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+      terminated.mutable_data()[i] = r.terminated[static_cast<std::size_t>(i)] != 0;
+      truncated.mutable_data()[i] = r.truncated[static_cast<std::size_t>(i)] != 0;
+    }
+    return py::make_tuple(arrays_.batch(r.obs), rewards, terminated, truncated,
+                          info_batch(r.infos));
+  }
+
+  void close() { closed_ = true; }
+  bool closed() const { return closed_; }
+  VectorEnv& open() {
+    if (closed_) throw py::value_error(envs_.id() + ": the vector env is closed");
+    return envs_;
+  }
+  const VectorEnv& envs() const { return envs_; }
+
+ private:
+  std::optional<std::uint64_t> first_seed_;
+  VectorEnv envs_;
+  ObservationArrays arrays_;
+  std::vector<std::int64_t> actions_;
+  bool started_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+void bind_vector_env(py::module_& m) {
+  py::class_<PyVectorEnv>(m, "VectorEnv", "num_envs copies of one environment (memplace.make_vec).")
+      .def(py::init<const std::string&, std::size_t, py::handle, const py::dict&, int>(),
+           py::arg("id"), py::arg("num_envs"), py::arg("seed") = py::none(),
+           py::arg("options") = py::dict(), py::arg("num_threads") = 0)
+      .def_property_readonly("id", [](const PyVectorEnv& v) { return v.envs().id(); })
+      .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.envs().num_envs(); })
+      .def_property_readonly("num_threads",
+                             [](const PyVectorEnv& v) { return v.envs().num_threads(); })
+      .def("reset", &PyVectorEnv::reset, py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("options") = py::none(),
+           "Resets every copy: (observations, infos). Copy i is seeded seed + i.")
+      .def("step", &PyVectorEnv::step, py::arg("actions"),
+           "(observations, rewards, terminated, truncated, infos), batched; copies that ended "
+           "at the previous step reset instead (Gymnasium's next-step autoreset).")
+      .def("close", &PyVectorEnv::close)
+      .def_property_readonly("closed", &PyVectorEnv::closed)
+      .def("_action_spec",
+           [](const PyVectorEnv& v) { return space_spec(v.envs().single_action_space()); })
+      .def("_observation_spec",
+           [](const PyVectorEnv& v) { return observation_spec(v.envs().env(0).observation()); });
+}
+
+}  // namespace memplace::python

@@ -1,0 +1,41 @@
+"""memplace: tensor memory placement environments for ML accelerators, from Python.
+
+    import memplace
+    env = memplace.make("memplace/sequential/resnet50-v0")
+    obs, info = env.reset(seed=42)
+    while True:
+        action = env.action_space.sample(mask=obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    print(info["speedup"])
+
+docs/python.md describes the whole API; docs/tutorial.md writes a first agent.
+"""
+
+from memplace._memplace import (
+    Evaluation,
+    Hardware,
+    InputError,
+    Rng,
+    Simulator,
+    Workload,
+    env_options,
+    env_specs,
+    list_envs,
+    list_hardware,
+    list_workloads,
+    load_hardware,
+    load_workload,
+    paper_workloads,
+)
+from memplace import spaces
+from memplace.env import Env, VectorEnv, make, make_vec
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Env", "VectorEnv", "make", "make_vec", "list_envs", "env_specs", "env_options",
+    "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
+    "load_hardware", "list_workloads", "list_hardware", "paper_workloads", "Rng", "InputError",
+]
