@@ -1,0 +1,136 @@
+"""Bad input from Python raises ValueError or TypeError with the C++ message, never crashes; and
+memplace.gymnasium registers every env under an id Gymnasium accepts (checked with a stand-in
+gymnasium module: Debian bookworm does not package Gymnasium)."""
+
+import re
+import sys
+import types
+import unittest
+
+import numpy as np
+
+import memplace
+import memplace.gymnasium
+
+SEQ = "memplace/sequential/resnet50-v0"
+
+
+class ErrorTest(unittest.TestCase):
+    def test_make(self):
+        with self.assertRaisesRegex(ValueError, "unknown environment .*resnet5-v0"):
+            memplace.make("memplace/sequential/resnet5-v0")
+        with self.assertRaisesRegex(ValueError, "order"):
+            memplace.make(SEQ, order="random")
+        with self.assertRaisesRegex(ValueError, "colour"):
+            memplace.make(SEQ, colour="red")
+        with self.assertRaises(TypeError):
+            memplace.make(SEQ, order=["msa"])
+        with self.assertRaises(ValueError):
+            memplace.make("memplace/sequential-v0", workload="/no/such/file.yaml")
+        self.assertTrue(issubclass(memplace.InputError, ValueError))
+
+    def test_reset_arguments(self):
+        env = memplace.make(SEQ)
+        for seed, error in ((-1, ValueError), (2**64, ValueError), (1.5, TypeError),
+                            ("1", TypeError), (True, TypeError)):
+            with self.assertRaises(error, msg=repr(seed)):
+                env.reset(seed=seed)
+        env.reset(seed=np.uint64(2**64 - 1))  # the whole range is accepted
+        with self.assertRaises(ValueError):
+            env.reset(seed=1, options={"order": "msa"})
+        with self.assertRaises(TypeError):
+            env.reset(seed=1, options=[1])
+        env.reset(seed=1, options={})
+
+    def test_masked_action_raises_and_changes_nothing(self):
+        # Fill the fastest memory until the mask forbids it, then try to use it anyway.
+        env = memplace.make(SEQ)
+        obs, _ = env.reset(seed=0)
+        steps = 0
+        while obs["action_mask"][0] == 1:
+            obs, *_ = env.step(0)
+            steps += 1
+        with self.assertRaisesRegex(ValueError, "masked"):
+            env.step(0)
+        obs2, *_ = env.step(2)  # the episode goes on from where it was
+        replay = memplace.make(SEQ)
+        replay.reset(seed=0)
+        for _ in range(steps):
+            replay.step(0)
+        np.testing.assert_array_equal(replay.step(2)[0]["node_state"], obs2["node_state"])
+
+    def test_observations_are_read_only(self):
+        obs, _ = memplace.make(SEQ).reset(seed=0)
+        with self.assertRaises(ValueError):
+            obs["nodes"][0, 0] = 1.0
+        with self.assertRaises(ValueError):
+            obs["action_mask"][0] = 0
+
+
+class FakeGymnasium:
+    """Just enough of Gymnasium's API for register_all: register(), Env, spaces."""
+
+    def __enter__(self):
+        gym = types.ModuleType("gymnasium")
+        gym.registry = {}
+        gym.register = lambda id, entry_point, kwargs: gym.registry.__setitem__(
+            id, (entry_point, kwargs))
+
+        class Env:
+            def reset(self, *, seed=None, options=None):
+                self.seeded = seed
+
+        gym.Env = Env
+        spaces = types.ModuleType("gymnasium.spaces")
+        for name in ("Discrete", "MultiDiscrete", "Box", "MultiBinary", "Dict"):
+            setattr(spaces, name, type(name, (), {"__init__": lambda self, *a, **k: None}))
+        gym.spaces = spaces
+        self.saved = sys.modules.get("gymnasium")
+        sys.modules["gymnasium"] = gym
+        return gym
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            del sys.modules["gymnasium"]
+        else:
+            sys.modules["gymnasium"] = self.saved
+
+
+class GymnasiumTest(unittest.TestCase):
+    # Gymnasium's id format: [namespace/](name)[-v(version)], no "/" inside the name.
+    ID = re.compile(r"^(?:(?P<namespace>[\w:.-]+)/)?(?:(?P<name>[\w:.-]+?))(?:-v(?P<version>\d+))?$")
+
+    def test_register_all(self):
+        with FakeGymnasium() as gym:
+            ids = memplace.gymnasium.register_all()
+        self.assertEqual(len(ids), len(memplace.list_envs()))
+        self.assertEqual(set(ids), set(gym.registry))
+        for gym_id in ids:
+            match = self.ID.match(gym_id)
+            self.assertIsNotNone(match, gym_id)
+            self.assertEqual(match["namespace"], "memplace")
+            self.assertEqual(match["version"], "0")
+        self.assertIn("memplace/sequential-resnet50-v0", ids)
+        entry_point, kwargs = gym.registry["memplace/single-step-resnet50-v0"]
+        env = entry_point(**kwargs, invalid="rectify")
+        obs, _ = env.reset(seed=3)
+        self.assertEqual(env.seeded, 3)
+        _, _, terminated, _, info = env.step(np.zeros(114, dtype=np.int64))
+        self.assertTrue(terminated)
+        self.assertTrue(info["rectified"])
+
+    def test_without_gymnasium(self):
+        saved = sys.modules.get("gymnasium")
+        sys.modules["gymnasium"] = None  # makes `import gymnasium` fail
+        try:
+            with self.assertRaisesRegex(ImportError, "gymnasium"):
+                memplace.gymnasium.register_all()
+        finally:
+            if saved is None:
+                del sys.modules["gymnasium"]
+            else:
+                sys.modules["gymnasium"] = saved
+
+
+if __name__ == "__main__":
+    unittest.main()

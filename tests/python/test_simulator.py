@@ -1,0 +1,98 @@
+"""Scripting the simulator: workloads, hardware, evaluation, references, rectification and mapping
+files, checked against the environments and the CLI's conventions."""
+
+import os
+import tempfile
+import unittest
+
+import numpy as np
+
+import memplace
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+CHAIN = os.path.join(ROOT, "tests", "data", "good", "chain.yaml")
+
+
+class SimulatorTest(unittest.TestCase):
+    def setUp(self):
+        self.sim = memplace.Simulator("resnet50")
+
+    def test_workload_and_hardware(self):
+        w = memplace.load_workload("resnet50")
+        self.assertEqual(w.name, "resnet50")
+        self.assertEqual(len(w), 57)
+        self.assertEqual(len(w.layer_names), 57)
+        self.assertEqual(w.layer(0)["name"], w.layer_names[0])
+        self.assertEqual(memplace.Workload.from_yaml(w.to_yaml()).num_layers, 57)
+        hw = memplace.load_hardware()
+        self.assertEqual(hw.memory_names, ["SRAM", "LLC", "DRAM"])
+        self.assertEqual(self.sim.num_tensors, 114)
+        self.assertEqual(self.sim.num_memories, 3)
+        self.assertIn("resnet50", memplace.list_workloads())
+        self.assertEqual(memplace.paper_workloads(), ["resnet50", "resnet101", "bert-base"])
+
+    def test_references_and_evaluation(self):
+        refs = self.sim.references()
+        compiler = self.sim.compiler_mapping()
+        self.assertEqual(compiler.dtype, np.uint8)
+        ev = self.sim.evaluate(compiler)
+        self.assertTrue(ev.valid)
+        self.assertEqual(ev.latency_fs, refs["compiler_fs"])
+        self.assertEqual(self.sim.evaluate(self.sim.all_slowest_mapping()).latency_fs,
+                         refs["all_slowest_fs"])
+        self.assertLessEqual(refs["lower_bound_fs"], refs["compiler_fs"])
+        self.assertEqual(int(ev.layer_fs.sum()), ev.latency_fs)  # latency is the sum over layers
+        self.assertEqual(len(ev.peak_bytes), 3)
+
+    def test_evaluation_agrees_with_the_env(self):
+        env = memplace.make("memplace/single-step/resnet50-v0")
+        env.reset(seed=1)
+        mapping = env.simulator.compiler_mapping()
+        _, reward, _, _, info = env.step(mapping)
+        self.assertEqual(info["latency_fs"], self.sim.evaluate(mapping).latency_fs)
+        self.assertEqual(info["speedup"], 1.0)
+        self.assertEqual(reward, 0.0)  # speedup - 1 at parity with the compiler
+
+    def test_rectify(self):
+        all_fast = np.zeros(114, dtype=np.int64)
+        self.assertFalse(self.sim.evaluate(all_fast).valid)
+        mapping, demotions, valid = self.sim.rectify(all_fast)
+        self.assertTrue(valid)
+        self.assertGreater(demotions, 0)
+        self.assertTrue(self.sim.evaluate(mapping).valid)
+
+    def test_mapping_files_round_trip(self):
+        mapping = self.sim.compiler_mapping()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.yaml")
+            self.sim.save_mapping(path, mapping)
+            np.testing.assert_array_equal(self.sim.load_mapping(path), mapping)
+
+    def test_files_and_memory_time(self):
+        sim = memplace.Simulator(CHAIN, "nnpi", memory_time="sum")
+        self.assertEqual(sim.memory_time, "sum")
+        self.assertEqual(sim.workload.name, memplace.load_workload(CHAIN).name)
+
+    def test_bad_input(self):
+        for bad, error in (([0] * 113, ValueError), ([3] * 114, ValueError),
+                           ([-1] * 114, ValueError), (np.zeros(114), TypeError),
+                           ("SRAM", TypeError), (None, TypeError)):
+            with self.assertRaises(error, msg=repr(bad)[:40]):
+                self.sim.evaluate(bad)
+        with self.assertRaisesRegex(ValueError, "mapping\\[5\\] = 7"):
+            self.sim.evaluate([0] * 5 + [7] + [0] * 108)
+        with self.assertRaises(ValueError):
+            memplace.load_workload("no-such-workload")
+        with self.assertRaisesRegex(ValueError, "bad.yaml:1"):
+            memplace.Workload.from_yaml("layers: [1, 2", "bad.yaml")
+        with self.assertRaises(ValueError):
+            memplace.Simulator("resnet50", memory_time="fastest")
+        with self.assertRaises(TypeError):
+            memplace.Simulator(42)
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(ValueError):
+                self.sim.load_mapping(os.path.join(d, "missing.yaml"))
+
+
+if __name__ == "__main__":
+    unittest.main()
