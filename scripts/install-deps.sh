@@ -8,7 +8,8 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libopenblas-dev
   doctest-dev libbenchmark-dev
-  python3
+  python3 python3-dev python3-numpy pybind11-dev
+  python3-torch
 )
 missing=()
 for p in "${packages[@]}"; do

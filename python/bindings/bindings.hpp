@@ -16,11 +16,11 @@ namespace memplace::python {
 
 namespace py = pybind11;
 
-void bind_rng(py::module_& m);        // rng_bindings.cpp: the sampler behind memplace.spaces
-void bind_simulator(py::module_& m);  // simulator_bindings.cpp: workloads, hardware, scoring
-void bind_env(py::module_& m);        // env_bindings.cpp: one environment
-void bind_vector_env(py::module_& m); // vector_env_bindings.cpp: many copies at once
-void bind_registry(py::module_& m);   // registry_bindings.cpp: ids, options, shipped data
+void bind_rng(py::module_& m);         // rng_bindings.cpp: the sampler behind memplace.spaces
+void bind_simulator(py::module_& m);   // simulator_bindings.cpp: workloads, hardware, scoring
+void bind_env(py::module_& m);         // env_bindings.cpp: one environment
+void bind_vector_env(py::module_& m);  // vector_env_bindings.cpp: many copies at once
+void bind_registry(py::module_& m);    // registry_bindings.cpp: ids, options, shipped data
 
 // Reads integers — a Python int, a numpy integer scalar or array, or a (nested) list or tuple of
 // them — into `out`, flattened in C order. Throws py::type_error naming `what` for anything else

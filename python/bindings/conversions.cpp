@@ -41,8 +41,8 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
     return;
   }
   if (!py::isinstance<py::array>(value) && is_integer_scalar(value)) {
-    out.push_back(integer_value(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())),
-                                what));
+    out.push_back(
+        integer_value(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())), what));
     return;
   }
   if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
@@ -71,7 +71,8 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
     return;
   }
   if (kind == 'u' && array.itemsize() == 8) {
-    const auto u = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+    const auto u =
+        py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(array);
     for (py::ssize_t i = 0; i < u.size(); ++i) {
       if (u.data()[i] > static_cast<std::uint64_t>(INT64_MAX)) {
         throw py::value_error(std::string(what) + ": " + std::to_string(u.data()[i]) +
@@ -79,7 +80,8 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
       }
     }
   }
-  const auto ints = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+  const auto ints =
+      py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   out.assign(ints.data(), ints.data() + ints.size());
 }
 

@@ -58,9 +58,8 @@ ObservationArrays::ObservationArrays(const ObservationView& obs) {
   if (obs.owner != nullptr) {
     // The array keeps the static graph alive through a capsule holding a shared_ptr to it.
     auto owner = std::make_unique<std::shared_ptr<const StaticGraph>>(*obs.owner);
-    py::capsule keep_alive(owner.get(), [](void* p) {
-      delete static_cast<std::shared_ptr<const StaticGraph>*>(p);
-    });
+    py::capsule keep_alive(
+        owner.get(), [](void* p) { delete static_cast<std::shared_ptr<const StaticGraph>*>(p); });
     owner.release();  // now owned by the capsule
     nodes_ = py::array_t<float>({n, f}, graph.nodes.data(), keep_alive);
   } else {
@@ -84,13 +83,11 @@ py::dict ObservationArrays::single(const ObservationView& obs) {
   py::dict d;
   d[k.nodes] = nodes_;
   d[k.edge_links] = edge_links_;
-  d[k.node_state] = read_only_copy(
-      obs.dynamic, {static_cast<py::ssize_t>(obs.num_nodes()),
-                    static_cast<py::ssize_t>(obs.dynamic_features)});
-  const bool same_mask = last_mask_ && last_mask_.size() == static_cast<py::ssize_t>(
-                                                               obs.action_mask.size()) &&
-                         std::memcmp(last_mask_.data(), obs.action_mask.data(),
-                                     obs.action_mask.size()) == 0;
+  d[k.node_state] = read_only_copy(obs.dynamic, {static_cast<py::ssize_t>(obs.num_nodes()),
+                                                 static_cast<py::ssize_t>(obs.dynamic_features)});
+  const bool same_mask =
+      last_mask_ && last_mask_.size() == static_cast<py::ssize_t>(obs.action_mask.size()) &&
+      std::memcmp(last_mask_.data(), obs.action_mask.data(), obs.action_mask.size()) == 0;
   if (!same_mask) {
     last_mask_ = read_only_copy(as_int8(obs.action_mask),
                                 {static_cast<py::ssize_t>(obs.action_mask.size())});
@@ -110,7 +107,8 @@ py::dict ObservationArrays::batch(std::span<const ObservationView> obs) {
   py::array_t<std::int8_t> masks(
       {static_cast<py::ssize_t>(copies), static_cast<py::ssize_t>(mask)});
   for (std::size_t i = 0; i < copies; ++i) {
-    std::memcpy(state.mutable_data() + i * n * fd, obs[i].dynamic.data(), obs[i].dynamic.size_bytes());
+    std::memcpy(state.mutable_data() + i * n * fd, obs[i].dynamic.data(),
+                obs[i].dynamic.size_bytes());
     std::memcpy(masks.mutable_data() + i * mask, obs[i].action_mask.data(), mask);
   }
   make_read_only(state);
@@ -143,7 +141,8 @@ py::dict info_batch(std::span<const EnvInfo> infos) {
   auto column = [&](auto dtype_tag, auto field) {
     py::array_t<decltype(dtype_tag)> out(size);
     for (py::ssize_t i = 0; i < size; ++i)
-      out.mutable_data()[i] = static_cast<decltype(dtype_tag)>(field(infos[static_cast<std::size_t>(i)]));
+      out.mutable_data()[i] =
+          static_cast<decltype(dtype_tag)>(field(infos[static_cast<std::size_t>(i)]));
     return out;
   };
   py::dict d;

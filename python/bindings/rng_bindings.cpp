@@ -21,8 +21,8 @@ struct MaskBytes {
 
 MaskBytes read_mask(const py::buffer& mask, py::ssize_t ndim) {
   MaskBytes out{mask.request()};
-  if (out.info.itemsize != 1 || (out.info.format != "b" && out.info.format != "B" &&
-                                 out.info.format != "?")) {
+  if (out.info.itemsize != 1 ||
+      (out.info.format != "b" && out.info.format != "B" && out.info.format != "?")) {
     throw py::type_error("mask must be an int8, uint8 or bool array, got format '" +
                          out.info.format + "'");
   }

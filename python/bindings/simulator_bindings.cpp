@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <string>
 
+#include <pybind11/stl/filesystem.h>
 #include "env/mapping_io.hpp"
 #include "env/rectify.hpp"
 #include "env/references.hpp"
 #include "env/simulator.hpp"
-#include <pybind11/stl/filesystem.h>
 
 #include "python/bindings/bindings.hpp"
 
@@ -40,7 +40,8 @@ Workload workload_argument(py::handle value) {
   if (py::isinstance<Workload>(value)) return value.cast<Workload>();
   if (py::isinstance<py::str>(value) ||
       py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
-    return load_workload(py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
+    return load_workload(
+        py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
   }
   throw py::type_error("workload must be a memplace.Workload, a shipped name or a path");
 }
@@ -49,7 +50,8 @@ Hardware hardware_argument(py::handle value) {
   if (py::isinstance<Hardware>(value)) return value.cast<Hardware>();
   if (py::isinstance<py::str>(value) ||
       py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
-    return load_hardware(py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
+    return load_hardware(
+        py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
   }
   throw py::type_error("hardware must be a memplace.Hardware, a shipped name or a path");
 }
@@ -98,14 +100,16 @@ void bind_workload(py::module_& m) {
                                  names.push_back(l.name);
                                return names;
                              })
-      .def("layer", [](const Workload& w, std::size_t i) { return layer_dict(w.layer(i)); },
-           py::arg("index"), "Layer i as a dict (name, op, macs, bytes, inputs).")
+      .def(
+          "layer", [](const Workload& w, std::size_t i) { return layer_dict(w.layer(i)); },
+          py::arg("index"), "Layer i as a dict (name, op, macs, bytes, inputs).")
       .def_property_readonly("total_macs", &Workload::total_macs)
       .def_property_readonly("total_weight_bytes", &Workload::total_weight_bytes)
       .def_property_readonly("peak_live_activation_bytes", &Workload::peak_live_activation_bytes)
       .def("to_yaml", &Workload::to_yaml)
-      .def("save", [](const Workload& w, const std::filesystem::path& p) { w.save(p); },
-           py::arg("path"), "Writes the YAML file atomically.")
+      .def(
+          "save", [](const Workload& w, const std::filesystem::path& p) { w.save(p); },
+          py::arg("path"), "Writes the YAML file atomically.")
       .def("__repr__", [](const Workload& w) {
         return "Workload('" + w.name() + "', " + std::to_string(w.size()) + " layers)";
       });
@@ -176,24 +180,30 @@ void bind_simulator_class(py::module_& m) {
                               simulator_options(memory_time));
            }),
            py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none())
-      .def_property_readonly("workload", &Simulator::workload, py::return_value_policy::reference_internal)
-      .def_property_readonly("hardware", &Simulator::hardware, py::return_value_policy::reference_internal)
-      .def_property_readonly("memory_time",
-                             [](const Simulator& s) { return std::string(combine_name(s.memory_time())); })
+      .def_property_readonly("workload", &Simulator::workload,
+                             py::return_value_policy::reference_internal)
+      .def_property_readonly("hardware", &Simulator::hardware,
+                             py::return_value_policy::reference_internal)
+      .def_property_readonly(
+          "memory_time",
+          [](const Simulator& s) { return std::string(combine_name(s.memory_time())); })
       .def_property_readonly("num_layers", &Simulator::num_layers)
       .def_property_readonly("num_tensors", &Simulator::num_tensors)
       .def_property_readonly("num_memories", &Simulator::num_memories)
       .def(
           "evaluate",
-          [](const Simulator& s, py::handle mapping) { return s.evaluate(read_mapping(mapping, s)); },
+          [](const Simulator& s, py::handle mapping) {
+            return s.evaluate(read_mapping(mapping, s));
+          },
           py::arg("mapping"),
           "Scores a mapping (2 * num_layers memory indices: weight, then output, per layer).")
       .def(
           "check_mapping", [](const Simulator& s, py::handle mapping) { read_mapping(mapping, s); },
           py::arg("mapping"), "Raises ValueError naming what is wrong with a mapping.")
-      .def("compiler_mapping", [](const Simulator& s) { return mapping_array(compiler_mapping(s)); },
-           "The native-compiler stand-in's mapping: the baseline every speedup is measured "
-           "against.")
+      .def(
+          "compiler_mapping", [](const Simulator& s) { return mapping_array(compiler_mapping(s)); },
+          "The native-compiler stand-in's mapping: the baseline every speedup is measured "
+          "against.")
       .def("all_slowest_mapping",
            [](const Simulator& s) { return mapping_array(all_slowest_mapping(s)); })
       .def("lower_bound_fs", &lower_bound_fs, "A latency no mapping can beat.")
@@ -215,7 +225,8 @@ void bind_simulator_class(py::module_& m) {
             return py::make_tuple(mapping_array(r.mapping), r.demotions, r.valid);
           },
           py::arg("mapping"),
-          "(mapping, demotions, valid): the mapping repaired as a compiler would (env/rectify.hpp).")
+          "(mapping, demotions, valid): the mapping repaired as a compiler would "
+          "(env/rectify.hpp).")
       .def(
           "load_mapping",
           [](const Simulator& s, const std::filesystem::path& path) {

@@ -13,8 +13,8 @@ namespace {
 
 class PyVectorEnv {
  public:
-  PyVectorEnv(const std::string& id, std::size_t num_envs, py::handle seed,
-              const py::dict& options, int num_threads)
+  PyVectorEnv(const std::string& id, std::size_t num_envs, py::handle seed, const py::dict& options,
+              int num_threads)
       : first_seed_(read_seed(seed)),
         envs_(id, num_envs, to_option_map(options), VectorEnvOptions{num_threads}),
         arrays_(envs_.env(0).observation()) {

@@ -4,6 +4,7 @@ observations inside the space; the 5-tuple's types; episode length; bad actions 
 nothing; the same seed and actions replay exactly; observations share their static arrays."""
 
 import math
+import os
 import unittest
 
 import numpy as np
@@ -58,8 +59,8 @@ class ContractTest(unittest.TestCase):
         for key, value in info.items():
             self.assertTrue(math.isfinite(value), f"info[{key}] = {value}")
 
-    def check_env(self, env_id):
-        env = memplace.make(env_id)
+    def check_env(self, env_id, **options):
+        env = memplace.make(env_id, **options)
         self.assertEqual(env.id, env_id)
         self.assertIsInstance(env.observation_space, memplace.spaces.Dict)
         self.assertGreater(env.episode_length, 0)
@@ -93,13 +94,13 @@ class ContractTest(unittest.TestCase):
 
         # The same seed and actions replay exactly, in another environment too.
         actions, rewards, observations, infos = play(env, seed=11)
-        for other in (env, memplace.make(env_id)):
+        for other in (env, memplace.make(env_id, **options)):
             _, rewards2, observations2, infos2 = play(other, seed=11, actions=actions)
             self.assertEqual(rewards, rewards2)
             self.assertEqual(infos, infos2)
             self.assertTrue(all(obs_equal(a, b) for a, b in zip(observations, observations2)))
 
-        self.check_bad_actions(env_id, actions, rewards, observations)
+        self.check_bad_actions(memplace.make(env_id, **options), actions, rewards, observations)
 
         # Spaces sample inside themselves, and seeded samples repeat.
         self.assertTrue(env.action_space.contains(env.action_space.sample()))
@@ -114,10 +115,10 @@ class ContractTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             env.reset(seed=1)
 
-    def check_bad_actions(self, env_id, actions, rewards, observations):
+    def check_bad_actions(self, env, actions, rewards, observations):
         """Bad actions raise with a message, and the episode then goes on exactly as the clean
         replay (actions/rewards/observations from seed 11)."""
-        env = memplace.make(env_id)
+        env_id = env.id
         space = env.action_space
         env.reset(seed=11)
         discrete = isinstance(space, memplace.spaces.Discrete)
@@ -154,6 +155,16 @@ class ContractTest(unittest.TestCase):
         for env_id in IDS:
             with self.subTest(env=env_id):
                 self.check_env(env_id)
+
+    def test_generic_ids_with_workload_and_hardware_files(self):
+        data = os.path.join(os.path.dirname(__file__), "..", "data", "good")
+        for env_id in ("memplace/single-step-v0", "memplace/sequential-v0"):
+            for options in ({"workload": os.path.join(data, "chain.yaml")},
+                            {"workload": os.path.join(data, "chain.yaml"),
+                             "hardware": os.path.join(data, "toy-hw.yaml"), "memory_time": "sum"},
+                            {"workload": "bert-base", "hardware": "nnpi"}):
+                with self.subTest(env=env_id, **options):
+                    self.check_env(env_id, **options)
 
     def test_options_change_the_env_and_are_reported(self):
         env = memplace.make("memplace/single-step/resnet50-v0", invalid="rectify",
