@@ -100,12 +100,17 @@ class MultiDiscrete(Space):
         self._flat = nvec.reshape(-1)
 
     def sample(self, mask=None) -> np.ndarray:
-        """One value per entry; mask, if given, has shape (*shape, width) with width >= max(nvec):
-        row i's first nvec[i] entries say which values entry i may take (the single-step env's
-        action_mask reshaped to (2N, M))."""
+        """One value per entry. A mask, if given, has shape (*shape, width) with width >= max(nvec):
+        row i's first nvec[i] entries say which values entry i may take. When every entry has the
+        same n, a flat mask of size(nvec) * n rows is read as (size, n): the single-step env's
+        action_mask can be passed as it is."""
         if mask is not None:
             mask = np.ascontiguousarray(mask)
-            mask = mask.reshape(-1, mask.shape[-1]) if mask.ndim >= 2 else mask
+            n = int(self._flat[0])
+            if mask.ndim == 1 and mask.size == self._flat.size * n and (self._flat == n).all():
+                mask = mask.reshape(-1, n)
+            elif mask.ndim >= 2:
+                mask = mask.reshape(-1, mask.shape[-1])
         return self._rng.multi_discrete(self._flat, mask).reshape(self.shape)
 
     def contains(self, x) -> bool:

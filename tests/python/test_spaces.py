@@ -72,6 +72,17 @@ class MultiDiscreteTest(unittest.TestCase):
             self.assertIn(s[2], (1, 3))
         with self.assertRaises(ValueError):
             space.sample(mask=np.ones((2, 4), dtype=np.int8))  # a row per entry
+        with self.assertRaises(ValueError):
+            space.sample(mask=np.ones(12, dtype=np.int8))  # flat only when every n is the same
+
+    def test_flat_mask_of_uniform_nvec(self):
+        # The single-step env's action_mask, (2N * M,), is read as one row of M per entry.
+        space = MultiDiscrete([3] * 4, seed=5)
+        mask = np.array([0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1], dtype=np.int8)
+        for _ in range(50):
+            s = space.sample(mask=mask)
+            self.assertEqual((s[0], s[1]), (2, 0))
+            self.assertIn(s[2], (1, 2))
 
     def test_batched_shape(self):
         space = MultiDiscrete(np.full((2, 3), 4), seed=1)
