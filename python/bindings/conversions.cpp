@@ -50,6 +50,7 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
     throw py::type_error(std::string(what) + " must be integers, got " + type_name(value));
   }
   // Arrays, lists and tuples: through numpy, which also checks that nested lists are rectangular.
+  const bool given_array = py::isinstance<py::array>(value);
   py::array array;
   try {
     array = py::array::ensure(value);
@@ -65,8 +66,11 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
     // An empty list becomes a float64 array: it holds no non-integer, so let the length check
     // name the problem.
     if (array.size() != 0) {
-      throw py::type_error(std::string(what) + " must be integers, got an array of " +
-                           std::string(py::str(array.dtype())));
+      const std::string dtype = py::str(array.dtype());
+      throw py::type_error(std::string(what) + " must be integers, got " +
+                           (given_array
+                                ? "an array of " + dtype
+                                : type_name(value) + " (read as an array of " + dtype + ")"));
     }
     return;
   }
