@@ -23,7 +23,7 @@ def _action_space(spec: dict, copies: int | None = None):
 
 
 def _observation_space(spec: dict, copies: int | None = None) -> Dict:
-    """The observation space (see memplace/python/bindings/observation_arrays.hpp for the arrays);
+    """The observation space (python/bindings/observation_arrays.hpp describes the arrays);
     with `copies`, every entry gets a leading axis of that length."""
     lead = () if copies is None else (copies,)
     n, e = spec["num_nodes"], spec["num_edges"]
