@@ -73,7 +73,20 @@ std::unique_ptr<Env> make(std::string_view id, const OptionMap& options) {
                      hint + " with a workload option");
   }
   const std::vector<OptionSpec> specs = env_option_specs(id);
-  OptionMap resolved = resolve_options(id, specs, options);
+  OptionMap given = options;
+  if (!parsed->workload.empty()) {
+    // The id fixes the workload. Naming that same workload is accepted, so that
+    // make(env.id(), env.options()) makes the same environment again.
+    if (auto it = given.find("workload"); it != given.end()) {
+      if (it->second != parsed->workload) {
+        throw InputError(std::string(id) + ": the id fixes the workload to " + parsed->workload +
+                         ", got workload=" + it->second + " (for any workload use memplace/" +
+                         parsed->kind + "-v0)");
+      }
+      given.erase(it);
+    }
+  }
+  OptionMap resolved = resolve_options(id, specs, given);
   if (!parsed->workload.empty()) resolved["workload"] = parsed->workload;
   auto context = make_placement_context(resolved);
   if (parsed->kind == "single-step") {

@@ -381,7 +381,9 @@ TEST_CASE("registry: unknown ids and bad options are InputErrors that name them"
                        doctest::Contains("option 'hardware': must not be empty"), InputError);
   // A workload-specific id fixes the workload.
   CHECK_THROWS_WITH_AS(make("memplace/sequential/resnet50-v0", {{"workload", "bert-base"}}),
-                       doctest::Contains("unknown option 'workload'"), InputError);
+                       doctest::Contains("the id fixes the workload to resnet50, got "
+                                         "workload=bert-base"),
+                       InputError);
   // Sequential options are not single-step options.
   CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50-v0", {{"order", "msa"}}),
                        doctest::Contains("unknown option 'order'"), InputError);
@@ -394,6 +396,8 @@ TEST_CASE("registry: options() round-trips and names every option") {
   CHECK(o.at("hardware") == "nnpi");
   CHECK(o.at("order") == "msa");
   CHECK(o.at("reward") == "dense");
+  // The same id with its own options() makes the same environment (the workload it fixes too).
+  CHECK(make(env->id(), o)->options() == o);
   const auto generic = make("memplace/sequential-v0", o);
   CHECK(generic->options() == o);
   CHECK(generic->episode_length() == env->episode_length());

@@ -1,170 +1,148 @@
 """Every registered environment, from Python, held to the contract of the C++ checker
-(env/checker.hpp) and to Gymnasium's checker rules: reset(seed) twice gives equal observations;
-observations inside the space; the 5-tuple's types; episode length; bad actions raise and change
-nothing; the same seed and actions replay exactly; observations share their static arrays."""
+(env/checker.hpp) and to Gymnasium's checker rules by memplace.check_env: reset(seed) twice gives
+equal observations; observations inside the space; the 5-tuple's types; episode length; bad
+actions raise and change nothing; the same seed and actions replay exactly. Wrappers with one
+fault each show that the checker finds what it claims to. Plus what memplace promises beyond the
+contract: observations share their read-only static arrays."""
 
 import math
 import os
+
 import unittest
 
 import numpy as np
 
 import memplace
 
-# The generic ids run with their default options (workload resnet50).
-IDS = memplace.list_envs()
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "good")
 
 
-def obs_equal(a, b):
-    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+class Wrapper:
+    """Passes everything to a memplace env; subclasses break one rule."""
+
+    def __init__(self, env):
+        self.env = env
+        self.id, self.options = env.id, env.options
+        self.observation_space, self.action_space = env.observation_space, env.action_space
+        self.episode_length = env.episode_length
+
+    def reset(self, *, seed=None, options=None):
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action):
+        return self.env.step(action)
 
 
-def random_action(env, obs):
-    space = env.action_space
-    if isinstance(space, memplace.spaces.Discrete):
-        return space.sample(mask=obs["action_mask"])
-    return space.sample()
+class NoisyReward(Wrapper):  # not deterministic
+    rng = np.random.default_rng(0)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward + float(self.rng.normal()), terminated, truncated, info
 
 
-def play(env, seed, actions=None):
-    """One episode: (actions, rewards, observations, infos); actions are drawn from a space seeded
-    with `seed` unless given."""
-    env.action_space.seed(seed)
-    obs, info = env.reset(seed=seed)
-    out_actions, rewards, observations, infos = [], [], [obs], [info]
-    for t in range(env.episode_length):
-        action = random_action(env, obs) if actions is None else actions[t]
-        obs, reward, terminated, truncated, info = env.step(action)
-        out_actions.append(action)
-        rewards.append(reward)
-        observations.append(obs)
-        infos.append(info)
-    return out_actions, rewards, observations, infos
+class NeverTerminates(Wrapper):
+    def step(self, action):
+        obs, reward, _, truncated, info = self.env.step(action)
+        return obs, reward, False, truncated, info
+
+
+class ClipsActions(Wrapper):  # accepts out-of-range actions silently
+    def step(self, action):
+        return self.env.step(np.clip(np.asarray(action), 0, 2))
+
+
+class ScaledFeatures(Wrapper):  # observations outside the space
+    def _scaled(self, obs):
+        return dict(obs, node_state=obs["node_state"] * 2 + 1)
+
+    def reset(self, *, seed=None, options=None):
+        obs, info = self.env.reset(seed=seed, options=options)
+        return self._scaled(obs), info
+
+    def step(self, action):
+        obs, *rest = self.env.step(action)
+        return (self._scaled(obs), *rest)
+
+
+class NumpyReward(Wrapper):  # a numpy float is not the declared Python float
+    def step(self, action):
+        obs, reward, *rest = self.env.step(action)
+        return (obs, np.float32(reward), *rest)
 
 
 class ContractTest(unittest.TestCase):
-    def check_step_types(self, env, result, t):
-        self.assertIsInstance(result, tuple)
-        self.assertEqual(len(result), 5)
-        obs, reward, terminated, truncated, info = result
-        self.assertIsInstance(obs, dict)
-        self.assertIsInstance(reward, float)
-        self.assertTrue(math.isfinite(reward))
-        self.assertIs(type(terminated), bool)
-        self.assertIs(type(truncated), bool)
-        self.assertIsInstance(info, dict)
-        self.assertTrue(env.observation_space.contains(obs), f"step {t}: obs outside the space")
-        self.assertFalse(truncated)
-        self.assertEqual(terminated, t == env.episode_length, f"terminated at step {t}")
-        for key, value in info.items():
-            self.assertTrue(math.isfinite(value), f"info[{key}] = {value}")
-
-    def check_env(self, env_id, **options):
-        env = memplace.make(env_id, **options)
-        self.assertEqual(env.id, env_id)
-        self.assertIsInstance(env.observation_space, memplace.spaces.Dict)
-        self.assertGreater(env.episode_length, 0)
-
-        # A step before the first reset raises.
-        with self.assertRaises(ValueError):
-            env.step(env.action_space.sample())
-
-        # reset(seed) twice: equal observations and info; inside the space; dtypes as declared.
-        obs1, info1 = env.reset(seed=7)
-        obs2, info2 = env.reset(seed=7)
-        self.assertTrue(obs_equal(obs1, obs2))
-        self.assertEqual(info1, info2)
-        self.assertTrue(env.observation_space.contains(obs1))
-        for key, space in env.observation_space.items():
-            self.assertEqual(obs1[key].dtype, space.dtype, key)
-            self.assertFalse(obs1[key].flags.writeable, f"{key} must be read-only")
-        self.assertEqual(env.reset(seed=None)[1], info1)  # unseeded: same start, generator kept
-
-        # One random-agent episode: types, termination, and static arrays never copied.
-        obs, _ = env.reset(seed=3)
-        nodes, edge_links = obs["nodes"], obs["edge_links"]
-        for t in range(1, env.episode_length + 1):
-            result = env.step(random_action(env, obs))
-            self.check_step_types(env, result, t)
-            obs = result[0]
-            self.assertIs(obs["nodes"], nodes)
-            self.assertIs(obs["edge_links"], edge_links)
-        with self.assertRaises(ValueError):  # after termination
-            env.step(random_action(env, obs))
-
-        # The same seed and actions replay exactly, in another environment too.
-        actions, rewards, observations, infos = play(env, seed=11)
-        for other in (env, memplace.make(env_id, **options)):
-            _, rewards2, observations2, infos2 = play(other, seed=11, actions=actions)
-            self.assertEqual(rewards, rewards2)
-            self.assertEqual(infos, infos2)
-            self.assertTrue(all(obs_equal(a, b) for a, b in zip(observations, observations2)))
-
-        self.check_bad_actions(memplace.make(env_id, **options), actions, rewards, observations)
-
-        # Spaces sample inside themselves, and seeded samples repeat.
-        self.assertTrue(env.action_space.contains(env.action_space.sample()))
-        self.assertTrue(env.observation_space.contains(env.observation_space.sample()))
-        env.action_space.seed(5)
-        first = env.action_space.sample()
-        env.action_space.seed(5)
-        np.testing.assert_array_equal(first, env.action_space.sample())
-
-        env.close()
-        env.close()  # idempotent
-        with self.assertRaises(ValueError):
-            env.reset(seed=1)
-
-    def check_bad_actions(self, env, actions, rewards, observations):
-        """Bad actions raise with a message, and the episode then goes on exactly as the clean
-        replay (actions/rewards/observations from seed 11)."""
-        env_id = env.id
-        space = env.action_space
-        env.reset(seed=11)
-        discrete = isinstance(space, memplace.spaces.Discrete)
-        n = space.n if discrete else int(space.nvec.max())
-        length = 1 if discrete else space.shape[0]
-        bad = [
-            ([0] * (length + 1), ValueError),       # wrong length
-            ([0] * (length - 1) if length > 1 else [], ValueError),
-            ([n] * length if not discrete else n, ValueError),  # out of range
-            ([-1] * length if not discrete else -1, ValueError),
-            (np.zeros(length, dtype=np.float32), TypeError),  # not integers
-            ("0", TypeError),
-            (None, TypeError),
-            (True, TypeError),
-            (2**70, ValueError),
-        ]
-        for t, action in enumerate(actions):
-            mask = observations[t]["action_mask"]
-            masked = [(int(np.flatnonzero(mask == 0)[0]), ValueError)] if not mask.all() else []
-            for value, error in bad + (masked if discrete else []):
-                with self.assertRaises(error, msg=f"{env_id} step {t}: {value!r}") as caught:
-                    env.step(value)
-                self.assertTrue(str(caught.exception), "the error says what is wrong")
-            # Numpy integers and arrays are accepted as well as plain ints and lists.
-            given = np.int32(action) if discrete else np.asarray(action, dtype=np.int16)
-            obs, reward, *_ = env.step(given)
-            self.assertEqual(reward, rewards[t])
-            self.assertTrue(obs_equal(obs, observations[t + 1]))
-            if t >= 20:  # the long sequential episodes: the first steps make the point
-                break
+    def assert_conforms(self, env_id, **options):
+        problems = memplace.check_env(memplace.make(env_id, **options))
+        self.assertEqual(problems, [], f"{env_id} {options}")
 
     def test_every_registered_env(self):
-        self.assertGreaterEqual(len(IDS), 2 * len(memplace.paper_workloads()) + 2)
-        for env_id in IDS:
+        ids = memplace.list_envs()
+        self.assertGreaterEqual(len(ids), 2 * len(memplace.paper_workloads()) + 2)
+        for env_id in ids:
             with self.subTest(env=env_id):
-                self.check_env(env_id)
+                self.assert_conforms(env_id)
 
     def test_generic_ids_with_workload_and_hardware_files(self):
-        data = os.path.join(os.path.dirname(__file__), "..", "data", "good")
+        chain, toy_hw = os.path.join(DATA, "chain.yaml"), os.path.join(DATA, "toy-hw.yaml")
         for env_id in ("memplace/single-step-v0", "memplace/sequential-v0"):
-            for options in ({"workload": os.path.join(data, "chain.yaml")},
-                            {"workload": os.path.join(data, "chain.yaml"),
-                             "hardware": os.path.join(data, "toy-hw.yaml"), "memory_time": "sum"},
+            for options in ({"workload": chain},
+                            {"workload": chain, "hardware": toy_hw, "memory_time": "sum"},
                             {"workload": "bert-base", "hardware": "nnpi"}):
                 with self.subTest(env=env_id, **options):
-                    self.check_env(env_id, **options)
+                    self.assert_conforms(env_id, **options)
+
+    def test_non_default_options(self):
+        self.assert_conforms("memplace/single-step/resnet101-v0", invalid="rectify",
+                             reward="log-speedup")
+        self.assert_conforms("memplace/single-step/resnet50-v0", reward="egrl")
+        self.assert_conforms("memplace/sequential/resnet50-v0", order="msa", reward="terminal")
+
+    def test_the_checker_finds_each_fault(self):
+        faults = {
+            NoisyReward: ("memplace/sequential/resnet50-v0", "different results"),
+            NeverTerminates: ("memplace/sequential/resnet50-v0", "terminated is False"),
+            ClipsActions: ("memplace/single-step/resnet50-v0", "out of range was accepted"),
+            ScaledFeatures: ("memplace/sequential/resnet50-v0", "not inside observation_space"),
+            NumpyReward: ("memplace/single-step/resnet50-v0", "not a finite float"),
+        }
+        for wrapper, (env_id, expected) in faults.items():
+            with self.subTest(fault=wrapper.__name__):
+                make = lambda: wrapper(memplace.make(env_id))  # noqa: E731
+                problems = memplace.check_env(make(), make_fresh=make)
+                self.assertTrue(any(expected in p for p in problems), problems)
+        # The same wrapper without a fault passes.
+        make = lambda: Wrapper(memplace.make("memplace/sequential/resnet50-v0"))  # noqa: E731
+        self.assertEqual(memplace.check_env(make(), make_fresh=make), [])
+
+    def test_static_arrays_are_shared_and_read_only(self):
+        for env_id in ("memplace/sequential/resnet50-v0", "memplace/single-step/bert-base-v0"):
+            env = memplace.make(env_id)
+            obs, _ = env.reset(seed=3)
+            nodes, edge_links = obs["nodes"], obs["edge_links"]
+            for key, value in obs.items():
+                self.assertFalse(value.flags.writeable, f"{key} must be read-only")
+            for _ in range(env.episode_length):
+                action = (env.action_space.sample(mask=obs["action_mask"])
+                          if isinstance(env.action_space, memplace.spaces.Discrete)
+                          else env.action_space.sample())
+                obs, *_ = env.step(action)
+                self.assertIs(obs["nodes"], nodes)
+                self.assertIs(obs["edge_links"], edge_links)
+
+    def test_numpy_and_list_actions_are_accepted(self):
+        env = memplace.make("memplace/single-step/resnet50-v0")
+        mapping = env.simulator.compiler_mapping()
+        rewards = set()
+        for action in (mapping, mapping.tolist(), tuple(mapping.tolist()),
+                       mapping.astype(np.int16), mapping.reshape(57, 2)):
+            env.reset(seed=0)
+            rewards.add(env.step(action)[1])
+        self.assertEqual(rewards, {0.0})
+        seq = memplace.make("memplace/sequential/resnet50-v0")
+        seq.reset(seed=0)
+        for action in (np.int8(2), np.array(2), np.array([2]), [2]):
+            seq.step(action)
 
     def test_options_change_the_env_and_are_reported(self):
         env = memplace.make("memplace/single-step/resnet50-v0", invalid="rectify",
@@ -172,10 +150,20 @@ class ContractTest(unittest.TestCase):
         self.assertEqual(env.options["invalid"], "rectify")
         self.assertEqual(env.options["reward"], "log-speedup")
         env.reset(seed=1)
-        # Everything in DRAM but rectified... all-SRAM overflows and is rectified to a valid one.
+        # All-SRAM overflows and is rectified to a valid mapping, scored as log(speedup).
         _, reward, _, _, info = env.step([0] * env.action_space.shape[0])
         self.assertTrue(info["rectified"])
         self.assertAlmostEqual(reward, math.log(info["speedup"]), places=12)
+
+    def test_close(self):
+        env = memplace.make("memplace/sequential/resnet50-v0")
+        env.close()
+        env.close()  # idempotent
+        with self.assertRaises(ValueError):
+            env.reset(seed=1)
+        with memplace.make("memplace/sequential/resnet50-v0") as env:
+            env.reset(seed=1)
+        self.assertTrue(env.closed)
 
 
 if __name__ == "__main__":
