@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "env/env.hpp"
@@ -26,6 +27,9 @@ void bind_registry(py::module_& m);    // registry_bindings.cpp: ids, options, s
 // them — into `out`, flattened in C order. Throws py::type_error naming `what` for anything else
 // (floats, strings, booleans, None). Reuses out's storage.
 void read_integers(py::handle value, const char* what, std::vector<std::int64_t>& out);
+
+// A str or an os.PathLike as a string; nullopt for anything else.
+std::optional<std::string> path_string(py::handle value);
 
 // Python keyword options to the string map make() takes: values may be str, int, float or bool.
 OptionMap to_option_map(const py::dict& options);

@@ -89,6 +89,13 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
   out.assign(ints.data(), ints.data() + ints.size());
 }
 
+std::optional<std::string> path_string(py::handle value) {
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  const py::module_ os = py::module_::import("os");
+  if (!py::isinstance(value, os.attr("PathLike"))) return std::nullopt;
+  return py::str(os.attr("fspath")(value)).cast<std::string>();
+}
+
 OptionMap to_option_map(const py::dict& options) {
   OptionMap out;
   for (const auto& [key, value] : options) {
@@ -99,8 +106,8 @@ OptionMap to_option_map(const py::dict& options) {
       out[name] = value.cast<bool>() ? "true" : "false";
     } else if (PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())) {
       out[name] = py::str(value).cast<std::string>();
-    } else if (py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
-      out[name] = py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>();
+    } else if (const std::optional<std::string> path = path_string(value)) {
+      out[name] = *path;
     } else {
       throw py::type_error("option " + name + " must be a str, int, float, bool or path, got " +
                            type_name(value));

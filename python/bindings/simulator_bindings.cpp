@@ -36,24 +36,13 @@ py::array_t<std::uint8_t> mapping_array(const Mapping& mapping) {
   return py::array_t<std::uint8_t>(static_cast<py::ssize_t>(mapping.size()), mapping.data());
 }
 
-Workload workload_argument(py::handle value) {
-  if (py::isinstance<Workload>(value)) return value.cast<Workload>();
-  if (py::isinstance<py::str>(value) ||
-      py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
-    return load_workload(
-        py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
-  }
-  throw py::type_error("workload must be a memplace.Workload, a shipped name or a path");
-}
-
-Hardware hardware_argument(py::handle value) {
-  if (py::isinstance<Hardware>(value)) return value.cast<Hardware>();
-  if (py::isinstance<py::str>(value) ||
-      py::isinstance(value, py::module_::import("os").attr("PathLike"))) {
-    return load_hardware(
-        py::str(py::module_::import("os").attr("fspath")(value)).cast<std::string>());
-  }
-  throw py::type_error("hardware must be a memplace.Hardware, a shipped name or a path");
+// A workload or hardware argument: the object itself, or a shipped name or a path to load.
+template <typename T, typename Load>
+T object_or_loaded(py::handle value, Load load, const char* what) {
+  if (py::isinstance<T>(value)) return value.cast<T>();
+  if (const std::optional<std::string> name = path_string(value)) return load(*name);
+  throw py::type_error(std::string(what) + " must be a memplace." + what +
+                       ", a shipped name or a path");
 }
 
 SimulatorOptions simulator_options(const std::optional<std::string>& memory_time) {
@@ -176,7 +165,8 @@ void bind_simulator_class(py::module_& m) {
                         "(docs/cost-model.md).")
       .def(py::init([](py::handle workload, py::handle hardware,
                        const std::optional<std::string>& memory_time) {
-             return Simulator(workload_argument(workload), hardware_argument(hardware),
+             return Simulator(object_or_loaded<Workload>(workload, load_workload, "Workload"),
+                              object_or_loaded<Hardware>(hardware, load_hardware, "Hardware"),
                               simulator_options(memory_time));
            }),
            py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none())
