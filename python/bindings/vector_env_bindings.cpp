@@ -1,6 +1,6 @@
 // memplace._memplace.VectorEnv: N copies stepped together in C++ (env/vector_env.hpp), with
 // batched numpy results. The Python class memplace.VectorEnv adds the space objects.
-#include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "env/vector_env.hpp"
@@ -22,19 +22,23 @@ class PyVectorEnv {
   }
 
   py::tuple reset(py::handle seed, py::handle options) {
+    const Busy busy(busy_);
     check_reset_options(options);
     std::optional<std::uint64_t> s = read_seed(seed);
     if (!s && !started_) s = first_seed_;  // make_vec's seed applies to the first reset
+    VectorEnv& envs = open();
     VectorResetResult r;
     {
       py::gil_scoped_release release;
-      r = open().reset(s);
+      r = envs.reset(s);
     }
     started_ = true;
     return py::make_tuple(arrays_.batch(r.obs), info_batch(r.infos));
   }
 
   py::tuple step(py::handle actions) {
+    const Busy busy(busy_);
+    VectorEnv& envs = open();
     read_integers(actions, "actions", actions_);
     const std::size_t expected = envs_.num_envs() * envs_.action_size();
     if (actions_.size() != expected) {
@@ -46,7 +50,7 @@ class PyVectorEnv {
     VectorStepResult r;
     {
       py::gil_scoped_release release;
-      r = open().step(actions_);
+      r = envs.step(actions_);
     }
     const auto n = static_cast<py::ssize_t>(envs_.num_envs());
     py::array_t<double> rewards(n, r.rewards.data());
@@ -60,7 +64,10 @@ class PyVectorEnv {
                           info_batch(r.infos));
   }
 
-  void close() { closed_ = true; }
+  void close() {
+    const Busy busy(busy_);
+    closed_ = true;
+  }
   bool closed() const { return closed_; }
   VectorEnv& open() {
     if (closed_) throw py::value_error(envs_.id() + ": the vector env is closed");
@@ -75,6 +82,27 @@ class PyVectorEnv {
   std::vector<std::int64_t> actions_;
   bool started_ = false;
   bool closed_ = false;
+
+  // Marks a call in progress. reset() and step() release the GIL while the copies run, so another
+  // Python thread could otherwise enter the same vector env (and race on its buffers); the flag is
+  // only read and written with the GIL held.
+  class Busy {
+   public:
+    explicit Busy(bool& flag) : flag_(flag) {
+      if (flag_) {
+        throw std::runtime_error(
+            "VectorEnv: called from two threads at once (use one vector env per thread)");
+      }
+      flag_ = true;
+    }
+    ~Busy() { flag_ = false; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+
+   private:
+    bool& flag_;
+  };
+  bool busy_ = false;
 };
 
 }  // namespace

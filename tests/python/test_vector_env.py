@@ -1,6 +1,7 @@
 """memplace.make_vec: batched arrays that agree with single environments, next-step autoreset,
 bad batches that raise and change nothing, and results independent of the thread count."""
 
+import threading
 import unittest
 
 import numpy as np
@@ -93,6 +94,39 @@ class VectorEnvTest(unittest.TestCase):
             return np.array(total)
 
         np.testing.assert_array_equal(run(1), run(2))
+
+    def test_two_threads_on_one_vector_env_get_an_error_not_a_race(self):
+        # The copies step with the GIL released; a second thread entering the same vector env
+        # meanwhile is refused. Thread A keeps stepping a large batch; thread B calls in too.
+        envs = memplace.make_vec("memplace/single-step/bert-base-v0", 32, seed=0, num_threads=1)
+        envs.reset()
+        actions = np.full((32, 748), 2, dtype=np.int64)
+        outcomes = {"ok": 0, "refused": 0}
+        stop = threading.Event()
+
+        def hammer():
+            while not stop.is_set():
+                try:
+                    envs.step(actions)
+                    outcomes["ok"] += 1
+                except RuntimeError as e:
+                    self.assertIn("two threads", str(e))
+                    outcomes["refused"] += 1
+
+        other = threading.Thread(target=hammer)
+        other.start()
+        try:
+            for _ in range(200):
+                try:
+                    envs.step(actions)
+                except RuntimeError:
+                    outcomes["refused"] += 1
+        finally:
+            stop.set()
+            other.join()
+        self.assertGreater(outcomes["refused"], 0)
+        self.assertGreater(outcomes["ok"], 0)
+        envs.step(actions)  # still usable
 
     def test_bad_arguments(self):
         with self.assertRaises(ValueError):
