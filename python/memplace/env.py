@@ -35,7 +35,18 @@ def _observation_space(spec: dict, copies: int | None = None) -> Dict:
     })
 
 
-class Env(_memplace.Env):
+class _ClosesOnExit:
+    """`with memplace.make(...) as env:` closes the environment at the end of the block."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class Env(_ClosesOnExit, _memplace.Env):
     """One placement environment. Make it with ``memplace.make(id, **options)``.
 
     ``reset(seed=None, options=None) -> (obs, info)`` and
@@ -63,18 +74,11 @@ class Env(_memplace.Env):
         """No rendering: memplace's envs have no render modes."""
         return None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
     def __repr__(self):
         return f"memplace.Env({self.id!r})"
 
 
-class VectorEnv(_memplace.VectorEnv):
+class VectorEnv(_ClosesOnExit, _memplace.VectorEnv):
     """``num_envs`` copies of one environment stepped together in C++ (in parallel over copies).
     Make it with ``memplace.make_vec(id, num_envs, seed)``.
 
@@ -100,13 +104,6 @@ class VectorEnv(_memplace.VectorEnv):
         self.single_action_space = _action_space(action)
         self.observation_space = _observation_space(spec, self.num_envs)
         self.action_space = _action_space(action, self.num_envs)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     def __repr__(self):
         return f"memplace.VectorEnv({self.id!r}, num_envs={self.num_envs})"
