@@ -121,9 +121,15 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.episodes < 1 or args.batch < 2:
         parser.error("--episodes must be >= 1 and --batch >= 2")
+    if args.lr <= 0:
+        parser.error("--lr must be positive")
     torch.set_num_threads(1)  # small tensors: threads only add overhead (and nondeterminism)
-    history = train(args.env, args.episodes, args.batch, args.lr, args.seed,
-                    invalid=args.invalid)
+    try:
+        history = train(args.env, args.episodes, args.batch, args.lr, args.seed,
+                        invalid=args.invalid)
+    except ValueError as e:  # an unknown env id or option, with memplace's message
+        print(f"{parser.prog}: error: {e}", file=sys.stderr)
+        return 2
     first, last = improvement(history)
     print(f"mean speedup over the compiler: first 10 % of episodes {first:.4f}, "
           f"last 10 % {last:.4f}; best mapping {history['best_speedup']:.4f}")

@@ -41,6 +41,9 @@ class ReinforceExampleTest(unittest.TestCase):
         self.assertGreater(summary["best_speedup"], 0.0)
         with self.assertRaises(SystemExit):
             example.main(["--batch", "1"])
+        with self.assertRaises(SystemExit):
+            example.main(["--lr", "0"])
+        self.assertEqual(example.main(["--env", "memplace/single-step/nope-v0"]), 2)
 
 
 if __name__ == "__main__":
