@@ -20,6 +20,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_info_command(app, io);
   add_evaluate_command(app, io);
   add_references_command(app, io);
+  add_optimum_command(app, io);
   add_import_command(app, io);
   add_check_command(app, io);
   add_train_command(app, io);

@@ -20,7 +20,8 @@ struct InfoOptions {
 void run_info(const InfoOptions& o, Streams io) {
   const Simulator sim = o.spec.build(o.workload);
   const Workload& w = sim.workload();
-  const std::vector<ReferenceRow> refs = reference_rows(sim);
+  const auto certificate = optimum::shipped_certificate(sim);
+  const std::vector<ReferenceRow> refs = reference_rows(sim, certificate);
   std::map<std::string, std::size_t> ops;
   for (const Layer& l : w.layers())
     ++ops[std::string(op_name(l.op))];
@@ -41,6 +42,7 @@ void run_info(const InfoOptions& o, Streams io) {
         {"ops", ops},
         {"references", reference_json(refs)},
     };
+    if (certificate) doc["optimum_status"] = std::string(optimum::status_name(certificate->status));
     io.out << doc.dump(2) << "\n";
     return;
   }
@@ -65,9 +67,10 @@ void run_info(const InfoOptions& o, Streams io) {
   TextTable table({"mapping", "latency (us)", "speedup over compiler"});
   for (const ReferenceRow& r : refs) {
     table.add_row(
-        {r.name, format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 3)});
+        {r.name, format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 4)});
   }
   table.print(io.out);
+  io.out << "\n" << optimum_note(sim, certificate) << "\n";
 }
 
 }  // namespace

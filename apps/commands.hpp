@@ -15,6 +15,7 @@ void add_list_command(CLI::App& app, Streams io);
 void add_info_command(CLI::App& app, Streams io);
 void add_evaluate_command(CLI::App& app, Streams io);
 void add_references_command(CLI::App& app, Streams io);
+void add_optimum_command(CLI::App& app, Streams io);
 void add_import_command(CLI::App& app, Streams io);
 void add_check_command(CLI::App& app, Streams io);
 void add_train_command(CLI::App& app, Streams io);

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "env/optimum/certificate.hpp"
 #include "env/references.hpp"
 
 namespace memplace::cli {
@@ -14,8 +16,13 @@ struct ReferenceRow {
   double speedup;  // over the compiler mapping
 };
 
-// all-<slowest memory>, compiler, lower bound, in that order.
-std::vector<ReferenceRow> reference_rows(const Simulator& sim);
+// all-<slowest memory>, compiler, then from the shipped certificate (if there is one for this
+// model) `optimum` when proven, else `best-known` and `optimum-bound`, then `capacity-free-bound`.
+std::vector<ReferenceRow> reference_rows(const Simulator& sim,
+                                         const std::optional<optimum::Certificate>& certificate);
 nlohmann::json reference_json(const std::vector<ReferenceRow>& rows);
+
+// One line under a reference table: where the optimum rows come from, or how to get them.
+std::string optimum_note(const Simulator& sim, const std::optional<optimum::Certificate>& c);
 
 }  // namespace memplace::cli

@@ -10,4 +10,9 @@ namespace memplace {
 // `path`. Throws std::runtime_error (naming the path) on any failure; the temporary is removed.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
+// Checks, before long work, that write_file_atomically(path, ...) can succeed: creates the missing
+// parent folders and a temporary file beside `path` (removed at once). Throws
+// std::invalid_argument "cannot write <path>: <reason>" otherwise.
+void check_writable(const std::filesystem::path& path);
+
 }  // namespace memplace

@@ -9,14 +9,25 @@ namespace memplace {
 
 namespace {
 
+MemoryTimeCombine memory_time(const YamlInput& in, const YAML::Node& node,
+                              const std::string& field) {
+  const auto rule = combine_from_name(in.string(node, field));
+  if (!rule) in.fail(node, field, "expected max or sum, got '" + node.Scalar() + "'");
+  return *rule;
+}
+
 MappingHeader read_header(const YamlInput& in) {
   const YAML::Node& root = in.root();
-  in.reject_unknown_keys(root, {"workload", "hardware", "result", "layers"}, "");
+  in.reject_unknown_keys(root, {"workload", "hardware", "result", "optimum", "layers"}, "");
   MappingHeader header;
   header.workload = in.string(in.require(root, "workload", ""), "workload");
   const YAML::Node hardware = in.require(root, "hardware", "");
   header.hardware = in.string(hardware, "hardware");
   header.hardware_line = hardware.Mark().is_null() ? 0 : hardware.Mark().line + 1;
+  if (const YAML::Node result = in.optional(root, "result", ""); result.IsDefined()) {
+    if (const YAML::Node rule = in.optional(result, "memory_time", "result"); rule.IsDefined())
+      header.memory_time = memory_time(in, rule, "result.memory_time");
+  }
   return header;
 }
 
@@ -39,7 +50,7 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
                 "'");
   }
   if (auto result = in.optional(root, "result", ""); result.IsDefined()) {
-    in.reject_unknown_keys(result, {"latency_fs", "valid"}, "result");
+    in.reject_unknown_keys(result, {"latency_fs", "valid", "memory_time"}, "result");
     RecordedResult recorded;
     recorded.latency_fs = in.count(in.require(result, "latency_fs", "result"), "result.latency_fs");
     const YAML::Node valid = in.require(result, "valid", "result");
@@ -94,7 +105,8 @@ MappingFile load_mapping(const std::filesystem::path& path, const Simulator& sim
 }
 
 std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> mapping,
-                            const std::optional<RecordedResult>& recorded) {
+                            const std::optional<RecordedResult>& recorded,
+                            std::string_view sections) {
   sim.check_mapping(mapping);
   const Hardware& hw = sim.hardware();
   YAML::Emitter out;
@@ -105,20 +117,26 @@ std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> m
     out << YAML::Key << "result" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "latency_fs" << YAML::Value << recorded->latency_fs;
     out << YAML::Key << "valid" << YAML::Value << recorded->valid;
+    out << YAML::Key << "memory_time" << YAML::Value
+        << std::string(combine_name(sim.memory_time()));
     out << YAML::EndMap;
   }
-  out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+  out << YAML::EndMap;
+  std::string text = std::string(out.c_str()) + "\n";
+  text += sections;
+  YAML::Emitter layers;
+  layers << YAML::BeginMap << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
-    out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "layer" << YAML::Value << sim.workload().layer(l).name;
-    out << YAML::Key << "weight" << YAML::Value
-        << hw.memories[mapping[tensor_id(l, TensorKind::weight)]].name;
-    out << YAML::Key << "activation" << YAML::Value
-        << hw.memories[mapping[tensor_id(l, TensorKind::activation)]].name;
-    out << YAML::EndMap;
+    layers << YAML::Flow << YAML::BeginMap;
+    layers << YAML::Key << "layer" << YAML::Value << sim.workload().layer(l).name;
+    layers << YAML::Key << "weight" << YAML::Value
+           << hw.memories[mapping[tensor_id(l, TensorKind::weight)]].name;
+    layers << YAML::Key << "activation" << YAML::Value
+           << hw.memories[mapping[tensor_id(l, TensorKind::activation)]].name;
+    layers << YAML::EndMap;
   }
-  out << YAML::EndSeq << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
+  layers << YAML::EndSeq << YAML::EndMap;
+  return text + layers.c_str() + "\n";
 }
 
 void save_mapping(const std::filesystem::path& path, const Simulator& sim,

@@ -3,7 +3,8 @@
 //
 //   workload: resnet50
 //   hardware: nnpi
-//   result: {latency_fs: 812345678901, valid: true}   # optional; re-checked on evaluate
+//   result: {latency_fs: 812345678901, valid: true, memory_time: max}   # optional; re-checked
+//   optimum: {...}   # optional: how an exact solver certified this mapping (env/optimum/)
 //   layers:
 //     - {layer: conv1, weight: SRAM, activation: LLC}
 //     - ...
@@ -28,6 +29,9 @@ struct MappingHeader {
   std::string workload;   // a workload name or path
   std::string hardware;   // a hardware name or path
   int hardware_line = 0;  // where the hardware is named, for error messages
+  // The memory-time rule the recorded result was scored under (not said by files written before
+  // it was recorded: then the hardware model's own rule).
+  std::optional<MemoryTimeCombine> memory_time;
 };
 
 // Reads only the names of the workload and hardware a mapping file refers to.
@@ -45,8 +49,11 @@ struct MappingFile {
 MappingFile parse_mapping(std::string_view text, std::string_view origin, const Simulator& sim);
 MappingFile load_mapping(const std::filesystem::path& path, const Simulator& sim);
 
+// The recorded result is written with the simulator's memory-time rule. `sections`: top-level YAML
+// entries in block style written before the layers (a certificate's `optimum` block).
 std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> mapping,
-                            const std::optional<RecordedResult>& recorded = std::nullopt);
+                            const std::optional<RecordedResult>& recorded = std::nullopt,
+                            std::string_view sections = {});
 // Writes atomically.
 void save_mapping(const std::filesystem::path& path, const Simulator& sim,
                   std::span<const MemoryIndex> mapping,

@@ -7,6 +7,7 @@ packages=(
   libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libopenblas-dev
+  coinor-libcbc-dev
   doctest-dev libbenchmark-dev
   python3 python3-dev python3-numpy pybind11-dev
   python3-torch

@@ -17,6 +17,8 @@ expect() {
 expect 0 list
 expect 0 info tests/data/good/chain.yaml
 expect 0 evaluate tests/data/good/chain.yaml tests/data/good/chain-mapping.yaml
+expect 0 optimum tests/data/good/chain.yaml --hardware tests/data/good/toy-hw.yaml -q -o /tmp/memplace-optimum.$$.yaml
+expect 0 evaluate tests/data/good/chain.yaml /tmp/memplace-optimum.$$.yaml --hardware tests/data/good/toy-hw.yaml
 expect 2 info tests/data/bad/binary-garbage.yaml
 expect 2 info tests/data/bad/cycle.yaml
 expect 2 evaluate tests/data/good/chain.yaml tests/data/bad/map-wrong-length.yaml
@@ -25,6 +27,9 @@ expect 2 info /nonexistent/path.yaml
 expect 2 table --seeds 0 -q
 expect 2 table /nonexistent/table.yaml -q
 expect 2 transfer --agent random -q --out /tmp/memplace-bad-transfer.$$
+expect 2 optimum tests/data/bad/cycle.yaml -q
+expect 2 optimum tests/data/good/chain.yaml --time-limit -5 -q
+expect 2 optimum tests/data/good/chain.yaml -q -o /etc/passwd/x.yaml
 expect 2 transfer --to no-such-net -q --out /tmp/memplace-bad-transfer.$$
 [ ! -e /tmp/memplace-bad-transfer.$$ ] || { echo "FAIL: a refused transfer wrote its folder"; failures=$((failures + 1)); }
 rm -f /tmp/memplace_cli_err.$$
