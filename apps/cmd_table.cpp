@@ -12,6 +12,7 @@
 #include "env/atomic_file.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_plots.hpp"
+#include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 
@@ -69,9 +70,12 @@ void run_table(const TableCommandOptions& o, Streams io) {
       },
       [] { return stop_requested(); });
 
-  const std::vector<experiments::TableRow> rows = experiments::summarize(c, outcome.cells);
+  const std::vector<experiments::WorkloadReference> references =
+      experiments::workload_references(c);
+  const std::vector<experiments::TableRow> rows =
+      experiments::summarize(c, outcome.cells, references);
   const std::size_t missing = total - outcome.cells.size();
-  const std::string markdown = experiments::table_markdown(c, rows, missing);
+  const std::string markdown = experiments::table_markdown(c, rows, missing, references);
   write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
   write_file_atomically(runner.folder() / "table.md", markdown);
   const std::vector<std::filesystem::path> figures =

@@ -26,9 +26,59 @@ const TableRow* find_row(std::span<const TableRow> rows, const std::string& work
   return nullptr;
 }
 
+const WorkloadReference* find_reference(std::span<const WorkloadReference> references,
+                                        const std::string& workload) {
+  for (const WorkloadReference& r : references)
+    if (r.workload == workload) return &r;
+  return nullptr;
+}
+
+// A CSV cell: empty when unknown.
+std::string csv_number(const char* spec, double value) {
+  return std::isnan(value) ? "" : format(spec, value);
+}
+
+std::string percent(double fraction, const char* spec = "%.0f %%") {
+  return std::isnan(fraction) ? "—" : format(spec, 100 * fraction);
+}
+
+void write_references(std::ostringstream& out, const TableConfig& config,
+                      std::span<const WorkloadReference> references) {
+  out << "## What there is to win\n\n"
+      << "Speedups over the compiler of the best possible mapping (the exact optimum of "
+      << "`memplace optimum`, docs/optimum.md) and of the capacity-free bound (capacities "
+      << "ignored: no mapping reaches it). \"Share\" is (speedup − 1) / (optimum − 1): the share "
+      << "of the attainable gain an agent's mean speedup gets.\n\n"
+      << "| workload | optimum | capacity-free bound |\n|---|---:|---:|\n";
+  for (const std::string& w : config.workloads) {
+    const WorkloadReference* r = find_reference(references, w);
+    out << "| " << stem(w) << " | ";
+    if (!r || r->optimum_speedup <= 0)
+      out << "unknown (`memplace optimum " << stem(w) << "`)";
+    else if (r->optimum_proven)
+      out << format("%.4f", r->optimum_speedup);
+    else
+      out << format("%.4f", r->optimum_speedup) << " best known (not proven; at most "
+          << format("%.4f", r->optimum_bound_speedup) << "): shares are against it";
+    out << " | "
+        << (r && r->capacity_free_bound_speedup > 0
+                ? format("%.4f", r->capacity_free_bound_speedup)
+                : std::string("—"))
+        << " |\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
-std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellResult> cells) {
+double share_of_gain(double speedup, double optimum_speedup) {
+  // Below a gain of one part in a million the optimum is the compiler: no share to speak of.
+  if (!(optimum_speedup > 1 + 1e-6)) return std::nan("");
+  return (speedup - 1) / (optimum_speedup - 1);
+}
+
+std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellResult> cells,
+                                std::span<const WorkloadReference> references) {
   std::vector<TableRow> rows;
   for (const std::string& workload : config.workloads) {
     for (const std::string& agent : config.agents) {
@@ -64,6 +114,13 @@ std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellR
           row.valid_seeds > 0 ? evaluations_to_95 / static_cast<double>(row.valid_seeds) : 0.0;
       row.mean_evaluations = evaluations / n;
       row.mean_wall_seconds = wall / n;
+      const WorkloadReference* reference = find_reference(references, workload);
+      const double optimum = reference ? reference->optimum_speedup : 0.0;
+      row.optimum_speedup = optimum > 0 ? optimum : std::nan("");
+      row.share_of_gain = share_of_gain(row.mean_speedup, row.optimum_speedup);
+      row.gap_to_optimum = optimum > 0 && row.mean_speedup > 0
+                               ? optimum / row.mean_speedup - 1
+                               : std::nan("");
       rows.push_back(row);
     }
   }
@@ -73,26 +130,30 @@ std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellR
 std::string table_csv(std::span<const TableRow> rows) {
   std::ostringstream out;
   out << "workload,agent,seeds,valid_seeds,mean_speedup,std_speedup,best_speedup,worst_speedup,"
-         "mean_evaluations_to_95,mean_evaluations,mean_wall_seconds\n";
+         "mean_evaluations_to_95,mean_evaluations,optimum_speedup,share_of_gain,gap_to_optimum,"
+         "mean_wall_seconds\n";
   for (const TableRow& r : rows) {
     out << r.workload << "," << r.agent << "," << r.seeds << "," << r.valid_seeds << ","
         << format("%.6f", r.mean_speedup) << "," << format("%.6f", r.std_speedup) << ","
         << format("%.6f", r.best_speedup) << "," << format("%.6f", r.worst_speedup) << ","
         << format("%.1f", r.mean_evaluations_to_95) << "," << format("%.1f", r.mean_evaluations)
+        << "," << csv_number("%.6f", r.optimum_speedup) << ","
+        << csv_number("%.6f", r.share_of_gain) << "," << csv_number("%.6f", r.gap_to_optimum)
         << "," << format("%.2f", r.mean_wall_seconds) << "\n";
   }
   return out.str();
 }
 
 std::string table_markdown(const TableConfig& config, std::span<const TableRow> rows,
-                           std::size_t missing) {
+                           std::size_t missing, std::span<const WorkloadReference> references) {
   std::ostringstream out;
   out << "# Baseline table\n\n"
       << "Best speedup over memplace's compiler heuristic (simulated; not the NNP-I compiler), "
       << "mean ± standard deviation over " << config.seeds << " seed"
       << (config.seeds == 1 ? "" : "s") << "; " << config.budget
       << " simulator evaluations per run; hardware " << config.hardware
-      << ". A run without a valid mapping counts 0. The best mean of each workload is in bold.\n\n";
+      << ". A run without a valid mapping counts 0. The best mean of each workload is in bold; in "
+         "parentheses, the share of the attainable gain it gets (below).\n\n";
   if (missing > 0)
     out << "**Incomplete: " << missing << " run" << (missing == 1 ? " is" : "s are")
         << " not finished; rerun `memplace table` to complete them.**\n\n";
@@ -121,24 +182,30 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
       }
       const bool bold = r->mean_speedup == best_mean;
       out << " " << (bold ? "**" : "") << format("%.4f", r->mean_speedup) << " ± "
-          << format("%.4f", r->std_speedup) << (bold ? "**" : "") << " |";
+          << format("%.4f", r->std_speedup) << (bold ? "**" : "");
+      if (!std::isnan(r->share_of_gain)) out << " (" << percent(r->share_of_gain) << ")";
+      out << " |";
     }
     out << "\n";
   }
 
-  out << "\n## Details\n\n"
-      << "| workload | agent | seeds (valid) | mean ± std | best | worst | evaluations to 95 % | "
-         "wall s / run |\n"
-      << "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  out << "\n";
+  write_references(out, config, references);
+  out << "## Details\n\n"
+      << "| workload | agent | seeds (valid) | mean ± std | share of attainable gain | gap to "
+         "optimum | best | worst | evaluations to 95 % | wall s / run |\n"
+      << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const TableRow& r : rows) {
     out << "| " << stem(r.workload) << " | " << r.agent << " | " << r.seeds << " (" << r.valid_seeds
         << ") | " << format("%.4f", r.mean_speedup) << " ± " << format("%.4f", r.std_speedup)
+        << " | " << percent(r.share_of_gain) << " | " << percent(r.gap_to_optimum, "%.2f %%")
         << " | " << format("%.4f", r.best_speedup) << " | " << format("%.4f", r.worst_speedup)
         << " | "
         << (r.valid_seeds > 0 ? format("%.0f", r.mean_evaluations_to_95) : std::string("—"))
         << " | " << format("%.1f", r.mean_wall_seconds) << " |\n";
   }
-  out << "\n\"Evaluations to 95 %\": the mean over the valid seeds of the first point of the "
+  out << "\n\"Gap to optimum\": optimum / mean − 1, how much slower than the optimum the mean "
+         "is. \"Evaluations to 95 %\": the mean over the valid seeds of the first point of the "
          "curve where the best speedup reached 95 % of the run's final best.\n";
   return out.str();
 }

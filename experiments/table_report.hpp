@@ -1,6 +1,7 @@
 // The baseline table from the cells' results: per (workload, agent), the speedup over the
-// compiler as mean ± standard deviation over seeds, the best and the worst seed, and the
-// evaluations needed to reach 95 % of the final speedup. Written as table.csv (for scripts) and
+// compiler as mean ± standard deviation over seeds, the share of the attainable gain (against the
+// workload's optimum), the best and the worst seed, and the evaluations needed to reach 95 % of
+// the final speedup. Written as table.csv (for scripts) and
 // table.md (for readers); both are reproducible apart from their wall-time column.
 #pragma once
 
@@ -13,6 +14,21 @@
 #include "experiments/table_runner.hpp"
 
 namespace memplace::experiments {
+
+// What can be won on one workload of the table (speedups over the compiler; 0 when unknown).
+struct WorkloadReference {
+  std::string workload;        // as in the config
+  double optimum_speedup = 0;  // the proven optimum, or the best-known mapping of an unproven
+                               // certificate (env/optimum/certificate.hpp)
+  bool optimum_proven = false;
+  double optimum_bound_speedup = 0;  // the certificate's bound: no mapping does better
+  double capacity_free_bound_speedup = 0;
+};
+
+// (speedup − 1) / (optimum − 1): the share of what the optimum gains over the compiler that a
+// speedup gets (1 at the optimum, 0 at the compiler, negative below it). NaN when the optimum is
+// unknown or gains nothing.
+double share_of_gain(double speedup, double optimum_speedup);
 
 struct TableRow {
   std::string workload;
@@ -27,15 +43,20 @@ struct TableRow {
   double mean_evaluations_to_95 = 0;  // over the valid seeds
   double mean_evaluations = 0;        // spent (greedy-dp may stop early)
   double mean_wall_seconds = 0;
+  // Against the workload's reference (NaN when it has none).
+  double optimum_speedup = 0;
+  double share_of_gain = 0;   // of the mean speedup
+  double gap_to_optimum = 0;  // optimum / mean − 1: how much slower than the optimum
 };
 
 // One row per (workload, agent) with at least one finished seed, workloads then agents in the
-// config's order.
-std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellResult> cells);
+// config's order. `references`: per workload (any order), for the share of the attainable gain.
+std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellResult> cells,
+                                std::span<const WorkloadReference> references = {});
 
 std::string table_csv(std::span<const TableRow> rows);
 // `missing`: cells not finished yet (the table says so above the figures).
 std::string table_markdown(const TableConfig& config, std::span<const TableRow> rows,
-                           std::size_t missing);
+                           std::size_t missing, std::span<const WorkloadReference> references = {});
 
 }  // namespace memplace::experiments

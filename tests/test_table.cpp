@@ -3,6 +3,8 @@
 // stopped table completes only its missing runs, to the same result).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <sstream>
 
@@ -123,8 +125,25 @@ TEST_CASE("table report: mean, sample standard deviation, best, worst and evalua
   CHECK(md.find("| sa | **1.2000 ± 0.2000** |") != std::string::npos);
   CHECK(md.find("Incomplete: 1 run is not finished") != std::string::npos);
   const std::string csv = experiments::table_csv(rows);
-  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,2.00\n") !=
+  // Without a known optimum the share columns are empty.
+  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,,,,2.00\n") !=
         std::string::npos);
+
+  // Against an optimum of 1.5: sa's mean 1.2 gets 40 % of the gain and is 25 % slower.
+  const std::vector<experiments::WorkloadReference> refs = {{"resnet50", 1.5, true, 1.5, 1.6}};
+  const auto shared = experiments::summarize(config, cells, refs);
+  CHECK(shared[0].share_of_gain == doctest::Approx(0.4));
+  CHECK(shared[0].gap_to_optimum == doctest::Approx(0.25));
+  CHECK(shared[1].share_of_gain == doctest::Approx(-1.5));  // 0.25 is below the compiler
+  const std::string shared_md = experiments::table_markdown(config, shared, 0, refs);
+  CHECK(shared_md.find("| sa | **1.2000 ± 0.2000** (40 %) |") != std::string::npos);
+  CHECK(shared_md.find("| resnet50 | 1.5000 | 1.6000 |") != std::string::npos);
+  CHECK(shared_md.find("| 40 % | 25.00 % |") != std::string::npos);
+  CHECK(experiments::table_csv(shared).find(",1.500000,0.400000,0.250000,2.00\n") !=
+        std::string::npos);
+  // No share when the optimum is the compiler: nothing to win.
+  CHECK(std::isnan(experiments::share_of_gain(1.0, 1.0)));
+  CHECK(experiments::share_of_gain(1.0, 1.1) == doctest::Approx(0.0));
 }
 
 TEST_CASE(
