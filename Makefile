@@ -44,6 +44,7 @@ bench: build
 	@build/$(PRESET)/bench/memplace_bench_envs
 	@build/$(PRESET)/bench/memplace_bench_gnn
 	@build/$(PRESET)/bench/memplace_bench_agents
+	@build/$(PRESET)/bench/memplace_bench_optimum
 	@PYTHONPATH=build/$(PRESET)/python /usr/bin/python3 bench/python_env_steps.py
 
 format:

@@ -117,10 +117,11 @@ std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellR
       const WorkloadReference* reference = find_reference(references, workload);
       const double optimum = reference ? reference->optimum_speedup : 0.0;
       row.optimum_speedup = optimum > 0 ? optimum : std::nan("");
-      row.share_of_gain = share_of_gain(row.mean_speedup, row.optimum_speedup);
-      row.gap_to_optimum = optimum > 0 && row.mean_speedup > 0
-                               ? optimum / row.mean_speedup - 1
-                               : std::nan("");
+      // A row without any valid mapping has no speedup to share.
+      const bool scored = optimum > 0 && row.valid_seeds > 0;
+      row.share_of_gain =
+          scored ? share_of_gain(row.mean_speedup, optimum) : std::nan("");
+      row.gap_to_optimum = scored ? optimum / row.mean_speedup - 1 : std::nan("");
       rows.push_back(row);
     }
   }

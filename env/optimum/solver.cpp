@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 // A new incumbent must beat the last by this much (CBC's default, about 10 fs): the optimum is
 // exact to within it.
-constexpr double kCutoffIncrementUnits = 1e-3;
+constexpr double kCutoffIncrementUnits = 1e-5;
 
 double units_to_fs(double units, TimeFs constant_fs) {
   return units / kUnitsPerFs + static_cast<double>(constant_fs);

@@ -1,10 +1,12 @@
 // Scripting access to the cost model: load a workload and a hardware model, evaluate mappings,
-// compute the reference mappings, rectify, read and write mapping files.
+// compute the reference mappings and the exact optimum, rectify, read and write mapping files.
 #include <filesystem>
 #include <string>
 
 #include <pybind11/stl/filesystem.h>
 #include "env/mapping_io.hpp"
+#include "env/optimum/certificate.hpp"
+#include "env/optimum/solver.hpp"
 #include "env/rectify.hpp"
 #include "env/references.hpp"
 #include "env/simulator.hpp"
@@ -34,6 +36,36 @@ Mapping read_mapping(py::handle value, const Simulator& sim) {
 
 py::array_t<std::uint8_t> mapping_array(const Mapping& mapping) {
   return py::array_t<std::uint8_t>(static_cast<py::ssize_t>(mapping.size()), mapping.data());
+}
+
+// Solves with the GIL released; Ctrl-C stops the solve and raises KeyboardInterrupt.
+py::dict solve_optimum(const Simulator& sim, double time_limit_s, double relative_gap,
+                       int threads) {
+  optimum::SolverOptions options;
+  options.time_limit_s = time_limit_s;
+  options.relative_gap = relative_gap;
+  options.threads = threads;
+  options.validate();
+  bool interrupted = false;
+  optimum::Solution s;
+  {
+    py::gil_scoped_release release;
+    s = optimum::solve(sim, options, [&](const optimum::Progress&) {
+      py::gil_scoped_acquire acquire;
+      interrupted = PyErr_CheckSignals() != 0;
+      return !interrupted;
+    });
+  }
+  if (interrupted) throw py::error_already_set();
+  py::dict d;
+  d["status"] = std::string(optimum::status_name(s.status));
+  d["mapping"] = s.mapping ? py::object(mapping_array(*s.mapping)) : py::none();
+  d["latency_fs"] = s.mapping ? py::object(py::int_(s.latency_fs)) : py::none();
+  d["bound_fs"] = s.bound_fs;
+  d["gap"] = s.gap();
+  d["seconds"] = s.seconds;
+  d["nodes"] = s.nodes;
+  return d;
 }
 
 // A workload or hardware argument: the object itself, or a shipped name or a path to load.
@@ -205,9 +237,20 @@ void bind_simulator_class(py::module_& m) {
             d["all_slowest_fs"] = r.all_slowest_fs;
             d["compiler_fs"] = r.compiler_fs;
             d["lower_bound_fs"] = r.lower_bound_fs;
+            const auto c = optimum::shipped_certificate(s);
+            d["optimum_status"] = c ? py::object(py::str(std::string(status_name(c->status))))
+                                    : py::none();
+            d["optimum_fs"] = c ? py::object(py::int_(c->latency_fs)) : py::none();
+            d["optimum_bound_fs"] = c ? py::object(py::int_(c->bound_fs)) : py::none();
             return d;
           },
-          "Latencies of the all-slowest and compiler mappings, and the lower bound.")
+          "Latencies of the all-slowest and compiler mappings, the capacity-free lower bound, and "
+          "the optimum from the shipped certificates (None where there is none: see optimum()).")
+      .def("optimum", &solve_optimum, py::arg("time_limit_s") = 600.0,
+           py::arg("relative_gap") = 0.0, py::arg("threads") = 1,
+           "The exact optimum (a MIP solved with CBC, docs/optimum.md): a dict with status "
+           "('optimal', 'gap_limit', 'time_limit', 'infeasible'), mapping, latency_fs (re-scored "
+           "by the simulator), bound_fs, gap, seconds, nodes.")
       .def(
           "rectify",
           [](const Simulator& s, py::handle mapping) {

@@ -44,6 +44,23 @@ class SimulatorTest(unittest.TestCase):
         self.assertEqual(int(ev.layer_fs.sum()), ev.latency_fs)  # latency is the sum over layers
         self.assertEqual(len(ev.peak_bytes), 3)
 
+    def test_optimum(self):
+        refs = self.sim.references()  # resnet50 ships a proven certificate
+        self.assertEqual(refs["optimum_status"], "optimal")
+        self.assertLessEqual(refs["optimum_fs"], refs["compiler_fs"])
+        self.assertGreaterEqual(refs["optimum_fs"], refs["lower_bound_fs"])
+        toy = memplace.Simulator(CHAIN, os.path.join(ROOT, "tests", "data", "good", "toy-hw.yaml"))
+        self.assertIsNone(toy.references()["optimum_fs"])
+        best = toy.optimum(time_limit_s=30)
+        self.assertEqual(best["status"], "optimal")
+        self.assertEqual(best["gap"], 0.0)
+        ev = toy.evaluate(best["mapping"])
+        self.assertTrue(ev.valid)
+        self.assertEqual(ev.latency_fs, best["latency_fs"])
+        self.assertLessEqual(best["latency_fs"], toy.references()["compiler_fs"])
+        with self.assertRaises(ValueError):
+            toy.optimum(time_limit_s=-1)
+
     def test_evaluation_agrees_with_the_env(self):
         env = memplace.make("memplace/single-step/resnet50-v0")
         env.reset(seed=1)
