@@ -154,6 +154,23 @@ TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refus
     CHECK(r.err.find(message) != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') <= 2);
   };
+  // The shipped certificates give references and info their optimum rows.
+  const Run refs = run({"references", "resnet50", "resnet101", "--json"});
+  REQUIRE(refs.code == cli::kExitOk);
+  const auto rows = nlohmann::json::parse(refs.out);
+  CHECK(rows[0]["optimum_status"] == "optimal");
+  CHECK(rows[0]["references"]["optimum"]["speedup"].get<double>() > 1.0);
+  // resnet101 is not proven within the shipped certificate's time limit.
+  if (rows[1]["optimum_status"] != "optimal") {
+    CHECK(rows[1]["references"]["best-known"]["speedup"].get<double>() <=
+          rows[1]["references"]["optimum-bound"]["speedup"].get<double>());
+  }
+  const Run info = run({"info", "bert-base"});
+  CHECK(info.out.find("| optimum ") != std::string::npos);
+  CHECK(info.out.find("optimum proven by CBC") != std::string::npos);
+  // Any other workload is told how to get its optimum.
+  CHECK(run({"info", chain}).out.find("`memplace optimum") != std::string::npos);
+
   refused({"optimum", chain, "--time-limit", "-1", "-o", out}, "--time-limit");
   refused({"optimum", chain, "--time-limit", "nan", "-o", out}, "positive number of seconds");
   refused({"optimum", chain, "--gap", "2", "-o", out}, "--gap");
