@@ -1,7 +1,7 @@
 // EGRL's Boltzmann chromosome: a stateless policy that holds, for every tensor (a node's weight
 // or activation head), M prior logits and a temperature. A mapping draws each tensor's memory
 // independently from softmax(prior / T); the state is never looked at. Cheap to sample, mutate
-// and cross over, so the EA searches the mapping space directly with it (docs/agents-ea.md).
+// and cross over, so the EA searches the mapping space directly with it (docs/agents.md, ea).
 //
 // Storage: priors are `tensors x memories`, row-major, row t for tensor t (Mapping order: row 2i
 // is layer i's weight, 2i+1 its activation, as the GNN's logits read as 2N x M); one temperature

@@ -1,4 +1,4 @@
-// ea: EGRL's evolution without its learners (agents/evolution.hpp, docs/agents-ea.md). Each
+// ea: EGRL's evolution without its learners (agents/evolution.hpp, docs/agents.md, ea). Each
 // generation proposes its population's mappings and, once every one has its reward, breeds the
 // next generation. A batch limit smaller than the generation only splits it across calls.
 #include <algorithm>

@@ -11,7 +11,8 @@
 
 #include "agents/gnn_operators.hpp"
 #include "agents/nn/categorical.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
+#include "env/rng.hpp"
 
 namespace memplace::agents {
 
@@ -22,21 +23,14 @@ constexpr std::uint64_t kGenerationStream = 2;
 constexpr int kMaxIdleGenerations = 20;
 constexpr double kUnreported = std::numeric_limits<double>::quiet_NaN();
 
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// A 64-bit hash of a mapping, 8 bytes at a time through the mixer.
+// A 64-bit hash of a mapping, 8 bytes at a time through splitmix64.
 std::uint64_t mapping_hash(std::span<const MemoryIndex> mapping) {
-  std::uint64_t h = mix(mapping.size());
+  std::uint64_t h = splitmix64(mapping.size());
   for (std::size_t i = 0; i < mapping.size(); i += 8) {
     std::uint64_t word = 0;
     for (std::size_t k = i; k < std::min(i + 8, mapping.size()); ++k)
       word |= static_cast<std::uint64_t>(mapping[k]) << (8 * (k - i));
-    h = mix(h ^ word);
+    h = splitmix64(h ^ word);
   }
   return h;
 }
@@ -45,7 +39,7 @@ std::uint64_t mapping_hash(std::span<const MemoryIndex> mapping) {
 // order in which slots are processed, hence of the thread count.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t purpose, std::uint64_t generation,
                           std::uint64_t slot) {
-  return mix(mix(mix(mix(seed) ^ purpose) ^ generation) ^ slot);
+  return splitmix64(splitmix64(splitmix64(splitmix64(seed) ^ purpose) ^ generation) ^ slot);
 }
 
 void require(bool ok, const std::string& message) {
@@ -294,7 +288,7 @@ void Evolution::cross(Individual& a, Individual& b) {
     crossover(a.chromosome, b.chromosome, rng_);
 }
 
-// docs/agents-ea.md, "A generation": the steps below in that order, every draw from rng_.
+// docs/agents.md, ea, "A generation": the steps below in that order, every draw from rng_.
 void Evolution::select_and_vary() {
   const std::size_t count = individuals_.size();
   // Rank by fitness, best first; ties go to the lower slot.

@@ -1,4 +1,4 @@
-// The evolution core of EGRL (docs/agents-ea.md): a population of GNN policies and Boltzmann
+// The evolution core of EGRL (docs/agents.md, ea): a population of GNN policies and Boltzmann
 // chromosomes, evaluated one generation at a time, then renewed by elitism, tournament
 // selection, crossover and mutation. The `ea` agent drives it alone; EGRL adds a learner whose
 // actor migrates into the population every generation (migrate()).

@@ -1,5 +1,6 @@
 // Crossover and mutation of GNN parameter sets, tensor by tensor, after EGRL's neuroevolution
-// operators (values from EGRL's code; docs/agents-ea.md gives each with its source).
+// operators (values from EGRL's code; docs/agents.md, ea, "Operators, exactly", gives each with its
+// source).
 //
 // A tensor with more than one row is a "matrix" (a weight, the Q head's embedding tables); a
 // tensor of one row is a "vector" (a bias, a layer norm's gain or shift). Rows are the layout's

@@ -10,7 +10,7 @@
 
 #include "agents/learning_agents.hpp"
 #include "agents/ppo_learner.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace::agents {
 namespace {

@@ -1,5 +1,5 @@
 // PPO's learner for the single-step env: a GNN actor-critic (policy and value heads on one trunk,
-// docs/gnn.md), its Adam optimiser, and the update over a rollout (docs/agents-ppo.md).
+// docs/gnn.md), its Adam optimiser, and the update over a rollout (docs/agents.md, ppo).
 //
 // The observation never changes, so its GraphBatch is built once. Sampling a rollout is one
 // forward pass; each gradient step is one forward and one backward for its whole minibatch

@@ -96,7 +96,7 @@ PpoStats ppo_gradient(std::span<const float> logits, std::size_t memories, float
   }
   // The state is the same for every sample, so the entropy bonus is one term, not one per sample.
   // It is on the mean entropy per tensor: on the sum, 0.01 outweighs the diluted per-tensor
-  // policy gradient of a large graph and holds the policy near uniform (docs/agents-ppo.md).
+  // policy gradient of a large graph and holds the policy near uniform (docs/agents.md, ppo).
   stats.entropy = nn::entropy<float>(logits, rows, memories);
   if (c.ent_coef != 0)
     nn::entropy_backward<float>(logits, rows, memories, -c.ent_coef / static_cast<double>(rows),

@@ -1,5 +1,5 @@
 // PPO's loss for the single-step env, as gradients with respect to the policy logits and the value
-// (docs/agents-ppo.md).
+// (docs/agents.md, ppo).
 //
 // Every sample of a rollout is a whole mapping drawn from the same observation, so one forward
 // pass gives the logits and the value for every sample of a minibatch. The loss

@@ -5,7 +5,7 @@
 
 #include "agents/classical_agents.hpp"
 #include "agents/learning_agents.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace::agents {
 

@@ -7,7 +7,7 @@
 
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/policy_gradient.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace::agents {
 
@@ -148,7 +148,7 @@ void SacLearner::train(std::size_t steps) {
     step();
 }
 
-// One gradient step (docs/agents-sac.md): both critics on a minibatch from the buffer, then the
+// One gradient step (docs/agents.md, sac): both critics on a minibatch from the buffer, then the
 // actor on K actions of its own, scored by the critics as they were before their update.
 void SacLearner::step() {
   const std::size_t T = tensors_, M = memories_, B = options_.minibatch;

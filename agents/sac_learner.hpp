@@ -1,7 +1,7 @@
 // EGRL's learner, discrete soft actor-critic for the single-step (one-step, contextual bandit)
 // placement problem: a GNN actor with a factorised categorical policy over the 2N tensors, twin
 // GNN Q critics with soft-updated target copies, a fixed entropy coefficient, and a replay
-// buffer of (mapping, reward). docs/agents-sac.md derives the losses and the actor's gradient
+// buffer of (mapping, reward). docs/agents.md (sac) derives the losses and the actor's gradient
 // estimator and gives the source of every default.
 //
 // The `sac` agent drives one SacLearner alone; EGRL feeds it its population's evaluations (add),
@@ -29,7 +29,7 @@
 
 namespace memplace::agents {
 
-// How the actor's gradient of E_a~π[min Q(a)] is estimated (docs/agents-sac.md).
+// How the actor's gradient of E_a~π[min Q(a)] is estimated (docs/agents.md, sac).
 enum class ActorEstimator {
   local,  // per tensor, the exact expectation over its memories with the others sampled
   score,  // score function (REINFORCE) with a leave-one-out baseline

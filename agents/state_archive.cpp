@@ -6,7 +6,7 @@
 
 #include "agents/nn/serialize.hpp"
 #include "env/atomic_file.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace::agents {
 namespace {

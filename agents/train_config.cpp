@@ -4,8 +4,8 @@
 
 #include "agents/registry.hpp"
 #include "env/env_options.hpp"
+#include "env/errors.hpp"
 #include "env/single_step_env.hpp"
-#include "env/workload.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::agents {

@@ -8,10 +8,10 @@
 
 #include "agents/registry.hpp"
 #include "env/atomic_file.hpp"
+#include "env/errors.hpp"
 #include "env/mapping_io.hpp"
 #include "env/rectify.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 
 namespace memplace::agents {
 

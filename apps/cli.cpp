@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "apps/commands.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace::cli {
 

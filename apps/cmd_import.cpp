@@ -1,6 +1,7 @@
 // memplace import MODEL.onnx -o W.yaml: turn an ONNX model into a workload (docs/workloads.md).
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
+#include "env/atomic_file.hpp"
 #include "workloads/tools/onnx_import.hpp"
 
 namespace memplace::cli {
@@ -17,8 +18,10 @@ struct ImportCommandOptions {
 void run_import(const ImportCommandOptions& o, Streams io) {
   ImportOptions options = o.import;
   options.fusion = *fusion_preset_from_name(o.fusion);  // validated by CLI11
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  if (!to_stdout) check_writable(o.output);
   const Workload w = import_onnx(o.model, options);
-  if (o.output.empty() || o.output == "-") {
+  if (to_stdout) {
     io.out << w.to_yaml();
     return;
   }

@@ -131,8 +131,8 @@ void print_solution(const Simulator& sim, const optimum::Solution& s,
   os << "\n";
   TextTable table({"mapping", "latency (us)", "speedup over compiler"});
   auto row = [&](const std::string& name, TimeFs fs) {
-    table.add_row({name, format_fixed(to_microseconds(fs), 3),
-                   format_fixed(speedup(compiler_fs, fs), 5)});
+    table.add_row(
+        {name, format_fixed(to_microseconds(fs), 3), format_fixed(speedup(compiler_fs, fs), 5)});
   };
   row("compiler", compiler_fs);
   row(s.status == optimum::Status::optimal ? "optimum" : "best found", s.latency_fs);
@@ -152,16 +152,15 @@ void run_optimum(const OptimumCommandOptions& o, Streams io) {
   const Simulator sim = o.spec.build(o.workload);
   const std::string out =
       o.out.empty() ? "runs/optimum/" + optimum::certificate_name(sim) + ".yaml" : o.out;
-  check_writable(out);
+  check_writable(out, o.out.empty());
   const TimeFs compiler_fs = sim.evaluate(compiler_mapping(sim)).latency_fs;
 
   SolveDisplay display(io.err, is_terminal(2), compiler_fs);
   const StopOnSignals signals;
-  const optimum::Solution s =
-      optimum::solve(sim, o.solver, [&](const optimum::Progress& p) {
-        if (!o.quiet) display.show(p);
-        return !stop_requested();
-      });
+  const optimum::Solution s = optimum::solve(sim, o.solver, [&](const optimum::Progress& p) {
+    if (!o.quiet) display.show(p);
+    return !stop_requested();
+  });
   display.finish();
   if (s.mapping) optimum::save_certificate(out, sim, optimum::make_certificate(sim, s, o.solver));
 

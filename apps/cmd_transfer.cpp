@@ -28,8 +28,6 @@ struct TransferCommandOptions {
   bool quiet = false;
 };
 
-const std::vector<std::string> kPaperWorkloads = {"resnet50", "resnet101", "bert-base"};
-
 std::string fixed(double value, int digits) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
@@ -42,7 +40,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     parse_option_assignment(a, config.hyperparameters);
   std::vector<std::string> targets = o.targets;
   if (targets.empty())
-    for (const std::string& w : kPaperWorkloads)
+    for (const std::string& w : paper_workload_names())
       if (w != config.workload) targets.push_back(w);
   const fs::path out = o.out.empty() ? fs::path("runs/transfer-" + config.agent + "-" +
                                                 fs::path(config.workload).stem().string() + "-s" +

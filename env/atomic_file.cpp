@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "env/errors.hpp"
+
 namespace memplace {
 
 namespace {
@@ -74,16 +76,20 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   }
 }
 
-void check_writable(const std::filesystem::path& path) {
+void check_writable(const std::filesystem::path& path, bool create_folders) {
   auto refuse = [&](const std::string& reason) {
-    throw std::invalid_argument("cannot write " + path.string() + ": " + reason);
+    throw InputError("cannot write " + path.string() + ": " + reason);
   };
   if (path.empty()) refuse("empty path");
   if (std::filesystem::is_directory(path)) refuse("it is a folder");
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) refuse("cannot create its folder " + dir.string() + " (" + error.message() + ")");
+  if (create_folders) {
+    std::filesystem::create_directories(dir, error);
+    if (error) refuse("cannot create its folder " + dir.string() + " (" + error.message() + ")");
+  } else if (!std::filesystem::is_directory(dir, error)) {
+    refuse("no folder " + dir.string());
+  }
   std::filesystem::path probe = path;
   probe += ".tmp." + std::to_string(::getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

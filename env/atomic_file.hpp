@@ -10,9 +10,10 @@ namespace memplace {
 // `path`. Throws std::runtime_error (naming the path) on any failure; the temporary is removed.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
-// Checks, before long work, that write_file_atomically(path, ...) can succeed: creates the missing
-// parent folders and a temporary file beside `path` (removed at once). Throws
-// std::invalid_argument "cannot write <path>: <reason>" otherwise.
-void check_writable(const std::filesystem::path& path);
+// Checks, before any work, that write_file_atomically(path, ...) can succeed, by creating a
+// temporary file beside `path` (removed at once); with `create_folders`, creates the missing
+// folders first (a default output location), otherwise a missing folder is refused. Throws
+// InputError "cannot write <path>: <reason>".
+void check_writable(const std::filesystem::path& path, bool create_folders = false);
 
 }  // namespace memplace

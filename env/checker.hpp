@@ -1,4 +1,4 @@
-// The environment checker: holds any Env to the contract of env/env.hpp (DESIGN.md §4), as
+// The environment checker: holds any Env to the contract of env/env.hpp (docs/envs/README.md), as
 // Gymnasium's check_env and OpenSpiel's basic tests do, and lists every problem it finds.
 //
 //   const std::vector<std::string> problems = memplace::check_env(*env);

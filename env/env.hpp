@@ -1,10 +1,11 @@
-// The environment API: Gymnasium semantics in C++ (DESIGN.md §4).
+// The environment API: Gymnasium semantics in C++ (docs/envs/README.md).
 //
 //   auto env = memplace::make("memplace/sequential/resnet50-v0");
 //   auto [obs, info] = env->reset(42);
+//   const auto space = std::get<Discrete>(env->action_space());
 //   while (true) {
-//     const std::int64_t a = std::get<Discrete>(env->action_space()).sample(env->rng(),
-//     obs.action_mask); const StepResult r = env->step(a); if (r.terminated || r.truncated) break;
+//     const StepResult r = env->step(space.sample(env->rng(), obs.action_mask));
+//     if (r.terminated || r.truncated) break;
 //     obs = r.obs;
 //   }
 //

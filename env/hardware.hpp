@@ -10,7 +10,7 @@
 
 namespace memplace {
 
-// How a layer's transfers to different memories combine into its memory time (DESIGN.md §3).
+// How a layer's transfers to different memories combine into its memory time (docs/cost-model.md).
 enum class MemoryTimeCombine : std::uint8_t {
   max,  // separate ports: transfers to different memories overlap (default)
   sum,  // one shared path: transfers serialise

@@ -1,4 +1,4 @@
-// Reference mappings (DESIGN.md §3): the points every result is measured against.
+// Reference mappings (docs/cost-model.md): the points every result is measured against.
 #pragma once
 
 #include "env/mapping.hpp"

@@ -12,6 +12,15 @@
 
 namespace memplace {
 
+// splitmix64's output for the state `z` (before its increment): a bijective 64-bit mixer, for
+// seeding and for deriving independent seeds and hashes.
+constexpr std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 class Rng {
   __extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
 
@@ -20,11 +29,8 @@ class Rng {
 
   void reseed(std::uint64_t seed) {
     for (std::uint64_t& s : state_) {
+      s = splitmix64(seed);
       seed += 0x9e3779b97f4a7c15ULL;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      s = z ^ (z >> 31);
     }
   }
 

@@ -1,4 +1,4 @@
-// The cost model (DESIGN.md §3, docs/cost-model.md): latency and validity of a mapping.
+// The cost model (docs/cost-model.md): latency and validity of a mapping.
 //
 // For layer l and memory M, bytes(l, M) = weight traffic of l if its weight is in M + output bytes
 // of l if its output is in M + bytes of each input whose producer put its output in M (+ graph

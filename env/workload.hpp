@@ -10,14 +10,15 @@
 #include <filesystem>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "env/errors.hpp"
+
 namespace memplace {
 
-// The fixed op vocabulary (DESIGN.md §2). Only used for features and reporting; the cost model
+// The fixed op vocabulary (docs/workloads.md). Only used for features and reporting; the cost model
 // reads macs, vector ops and bytes, never the op kind.
 enum class OpKind : std::uint8_t {
   conv,
@@ -64,13 +65,6 @@ struct WorkloadInfo {
   std::string source;
   int element_bytes = 1;
   friend bool operator==(const WorkloadInfo&, const WorkloadInfo&) = default;
-};
-
-// Thrown for any invalid workload, hardware or mapping input. `what()` is one line that names the
-// file, the line and the field, e.g. "resnet50.yaml:12: layers[3].macs: must be non-negative".
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 class Workload {

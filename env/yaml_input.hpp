@@ -8,10 +8,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 
 namespace memplace {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "agents/registry.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::experiments {

@@ -12,12 +12,13 @@
 
 #include "agents/train_config.hpp"
 #include "env/env_options.hpp"
+#include "env/workload.hpp"
 
 namespace memplace::experiments {
 
 struct TableConfig {
   std::vector<std::string> agents = {"egrl", "ea", "sac", "ppo", "greedy-dp", "sa", "random"};
-  std::vector<std::string> workloads = {"resnet50", "resnet101", "bert-base"};
+  std::vector<std::string> workloads = paper_workload_names();
   std::string hardware = "nnpi";
   std::uint64_t seeds = 5;       // seeds 0 .. seeds-1 for every (agent, workload)
   std::uint64_t budget = 20000;  // simulator evaluations of every run

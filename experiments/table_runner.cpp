@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "env/atomic_file.hpp"
-#include "env/workload.hpp"
+#include "env/errors.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::experiments {

@@ -2,10 +2,10 @@
 
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
+#include "env/errors.hpp"
 #include "env/rectify.hpp"
 #include "env/references.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 
 namespace memplace::experiments {
 

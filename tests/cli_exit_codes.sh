@@ -27,6 +27,7 @@ expect 2 info /nonexistent/path.yaml
 expect 2 table --seeds 0 -q
 expect 2 table /nonexistent/table.yaml -q
 expect 2 transfer --agent random -q --out /tmp/memplace-bad-transfer.$$
+expect 2 import workloads/onnx/resnet50.onnx -o /nonexistent-folder/x.yaml
 expect 2 optimum tests/data/bad/cycle.yaml -q
 expect 2 optimum tests/data/good/chain.yaml --time-limit -5 -q
 expect 2 optimum tests/data/good/chain.yaml -q -o /etc/passwd/x.yaml

@@ -7,9 +7,9 @@
 
 #include "agents/registry.hpp"
 #include "agents/trainer.hpp"
+#include "env/errors.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 #include "tests/agent_harness.hpp"
 
 namespace memplace {

@@ -13,8 +13,8 @@
 #include "agents/ppo_learner.hpp"
 #include "agents/ppo_loss.hpp"
 #include "agents/trainer.hpp"
+#include "env/errors.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 #include "tests/agent_harness.hpp"
 
 namespace memplace {

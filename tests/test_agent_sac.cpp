@@ -11,9 +11,9 @@
 #include "agents/replay_buffer.hpp"
 #include "agents/sac_learner.hpp"
 #include "agents/trainer.hpp"
+#include "env/errors.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 #include "tests/agent_harness.hpp"
 
 namespace memplace {
@@ -279,7 +279,7 @@ TEST_CASE("agents sac: learns far better mappings than random ones on toy proble
       random_best += train_on(toy, "random", budget, seed, 1, dir.path).best_speedup / 3;
     }
     // Random search's best of 1200 draws is near the optimum of these 12-tensor problems; sac's
-    // best comes close to it, not above (docs/agents-sac.md).
+    // best comes close to it, not above (docs/agents.md, sac).
     MESSAGE("toy " << problem << ": optimum " << toy.optimum_speedup << ", mean random "
                    << toy.mean_random_speedup << ", best of random " << random_best
                    << "; sac: best " << sac_best << ", greedy " << sac_greedy

@@ -1,6 +1,6 @@
 // Gradient estimators for E_a~π[Q(a)] under a factorised categorical policy over the rows of a
 // logits matrix (rows x memories, as in categorical.hpp): the gradient with respect to the logits
-// from sampled actions and a critic's values. docs/agents-sac.md derives both.
+// from sampled actions and a critic's values. docs/agents.md (sac) derives both.
 #pragma once
 
 #include <cstddef>

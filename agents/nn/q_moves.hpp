@@ -1,6 +1,7 @@
 // The Q head's value for every single-tensor move of a sample's action: Q(a with tensor t in
 // memory m) for all t and m, as the Q head would compute it (docs/gnn.md), but without a forward
-// pass per move. SAC's actor gradient uses it (docs/agents-sac.md: the local expectation).
+// pass per move. SAC's actor gradient uses it (docs/agents.md, sac, "The actor's gradient": the
+// local expectation).
 //
 // Moving tensor t changes few rows of the Q head's per-node state z: a weight move changes row i
 // (its layer), an activation move row i and the rows of i's consumers (through the input
