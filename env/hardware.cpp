@@ -152,28 +152,13 @@ std::string Hardware::to_yaml() const {
 }
 
 Hardware load_hardware(std::string_view name_or_path) {
-  for (const EmbeddedFile& f : embedded_hardware()) {
-    if (f.name == name_or_path) {
-      return Hardware::from_yaml(f.text, "workloads/hardware/" + std::string(f.name) + ".yaml");
-    }
-  }
-  const std::filesystem::path path(name_or_path);
-  if (!std::filesystem::exists(path)) {
-    std::string list;
-    for (const EmbeddedFile& f : embedded_hardware()) {
-      list += (list.empty() ? "" : ", ") + std::string(f.name);
-    }
-    throw InputError(std::string(name_or_path) +
-                     ": no such hardware file, and not a shipped hardware model (" + list + ")");
-  }
-  return Hardware::load(path);
+  const ShippedOrFile in = locate_shipped_or_file(embedded_hardware(), "workloads/hardware",
+                                                  "hardware", "hardware model", name_or_path);
+  return in.shipped ? Hardware::from_yaml(in.shipped->text, in.origin) : Hardware::load(in.path);
 }
 
 std::vector<std::string> embedded_hardware_names() {
-  std::vector<std::string> names;
-  for (const EmbeddedFile& f : embedded_hardware())
-    names.emplace_back(f.name);
-  return names;
+  return embedded_names(embedded_hardware());
 }
 
 }  // namespace memplace

@@ -347,27 +347,13 @@ void Workload::save(const std::filesystem::path& path) const {
 }
 
 Workload load_workload(std::string_view name_or_path) {
-  for (const EmbeddedFile& f : embedded_workloads()) {
-    if (f.name == name_or_path)
-      return Workload::from_yaml(f.text, "workloads/" + std::string(f.name) + ".yaml");
-  }
-  const std::filesystem::path path(name_or_path);
-  if (!std::filesystem::exists(path)) {
-    std::string list;
-    for (const EmbeddedFile& f : embedded_workloads())
-      list += (list.empty() ? "" : ", ") + std::string(f.name);
-    throw InputError(std::string(name_or_path) +
-                     ": no such workload file, and not a shipped workload (" +
-                     (list.empty() ? std::string("none shipped") : list) + ")");
-  }
-  return Workload::load(path);
+  const ShippedOrFile in = locate_shipped_or_file(embedded_workloads(), "workloads", "workload",
+                                                  "workload", name_or_path);
+  return in.shipped ? Workload::from_yaml(in.shipped->text, in.origin) : Workload::load(in.path);
 }
 
 std::vector<std::string> embedded_workload_names() {
-  std::vector<std::string> names;
-  for (const EmbeddedFile& f : embedded_workloads())
-    names.emplace_back(f.name);
-  return names;
+  return embedded_names(embedded_workloads());
 }
 
 std::vector<std::string> paper_workload_names() {

@@ -126,7 +126,7 @@ TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refus
   testing::TempDir dir;
   const std::string chain = kData + "/good/chain.yaml";
   const std::string hw = kData + "/good/toy-hw.yaml";
-  const std::string out = (dir.path / "sub" / "chain.yaml").string();
+  const std::string out = (dir.path / "chain.yaml").string();
   for (const std::string rule : {"max", "sum"}) {
     CAPTURE(rule);
     const Run r = run({"optimum", chain, "--hardware", hw, "--memory-time", rule, "-q", "--json",
@@ -177,6 +177,7 @@ TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refus
   refused({"optimum", chain, "--threads", "0", "-o", out}, "--threads");
   refused({"optimum", chain, "-o", kData + "/good/chain.yaml/x.yaml"}, "cannot write");
   refused({"optimum", chain, "-o", dir.path.string()}, "it is a folder");
+  refused({"optimum", chain, "-o", (dir.path / "missing" / "x.yaml").string()}, "no folder");
 }
 
 TEST_CASE("info --json reports the shape and the references of a workload") {

@@ -213,19 +213,17 @@ std::string certificate_name(const Simulator& sim) {
 
 std::optional<Certificate> shipped_certificate(const Simulator& sim) {
   const std::string name = certificate_name(sim);
-  for (const EmbeddedFile& file : embedded_certificates()) {
-    if (file.name != name) continue;
-    // A workload or hardware edited under a shipped name is another model: no certificate.
-    const YamlInput in(file.text, "workloads/optimum/" + name + ".yaml");
-    const YAML::Node model = in.require(in.require(in.root(), "optimum", ""), "model", "optimum");
-    if (parse_hex(in, model, "optimum.model") != model_fingerprint(sim)) return std::nullopt;
-    try {
-      return parse_certificate(file.text, in.origin(), sim);
-    } catch (const InputError&) {
-      return std::nullopt;  // same model under other layer names (tests check the shipped ones)
-    }
+  const EmbeddedFile* file = find_embedded(embedded_certificates(), name);
+  if (!file) return std::nullopt;
+  // A workload or hardware edited under a shipped name is another model: no certificate.
+  const YamlInput in(file->text, "workloads/optimum/" + name + ".yaml");
+  const YAML::Node model = in.require(in.require(in.root(), "optimum", ""), "model", "optimum");
+  if (parse_hex(in, model, "optimum.model") != model_fingerprint(sim)) return std::nullopt;
+  try {
+    return parse_certificate(file->text, in.origin(), sim);
+  } catch (const InputError&) {
+    return std::nullopt;  // the same model under other layer names (tests check the shipped ones)
   }
-  return std::nullopt;
 }
 
 }  // namespace memplace::optimum
