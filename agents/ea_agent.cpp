@@ -39,13 +39,13 @@ class EaAgent final : public Agent {
   }
 
   void save(StateWriter& out) const override {
-    evolution_.save(out, "ea.");
+    evolution_.save(out, "ea");
     out.put("ea.issued", static_cast<std::uint64_t>(issued_));
     out.put("ea.reported", static_cast<std::uint64_t>(reported_));
   }
 
   void load(StateReader& in) override {
-    evolution_.load(in, "ea.");
+    evolution_.load(in, "ea");
     issued_ = in.get_u64("ea.issued");
     reported_ = in.get_u64("ea.reported");
   }

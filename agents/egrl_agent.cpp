@@ -79,7 +79,7 @@ class EgrlAgent final : public Agent {
   }
 
   void save(StateWriter& out) const override {
-    evolution_.save(out, "egrl.ea.");
+    evolution_.save(out, "egrl.ea");
     learner_.save(out, "egrl.sac");
     out.put("egrl.phase", static_cast<std::uint64_t>(phase_));
     out.put("egrl.issued", static_cast<std::uint64_t>(issued_));
@@ -93,7 +93,7 @@ class EgrlAgent final : public Agent {
   }
 
   void load(StateReader& in) override {
-    evolution_.load(in, "egrl.ea.");
+    evolution_.load(in, "egrl.ea");
     learner_.load(in, "egrl.sac");
     phase_ = static_cast<Phase>(in.get_u64("egrl.phase"));
     issued_ = in.get_u64("egrl.issued");

@@ -140,7 +140,7 @@ class Evolution {
   nn::Gnn<float> champion() const;
   double champion_fitness() const { return champion_fitness_; }
 
-  // Every record is named `prefix` + a field, so several populations can share one archive.
+  // Every record is named state_key(prefix, field), so several populations can share one archive.
   void save(StateWriter& out, std::string_view prefix) const;
   // Restores a state saved with the same config and observation; throws std::runtime_error (from
   // the reader) if it does not fit.

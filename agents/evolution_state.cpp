@@ -9,21 +9,20 @@
 namespace memplace::agents {
 
 void Evolution::save(StateWriter& out, std::string_view prefix) const {
-  const std::string p(prefix);
-  out.put(p + "generation", generation_);
-  out.put(p + "rng", rng_);
+  out.put(state_key(prefix, "generation"), generation_);
+  out.put(state_key(prefix, "rng"), rng_);
   std::vector<std::uint8_t> kinds;
   for (const Individual& ind : individuals_)
     kinds.push_back(static_cast<std::uint8_t>(ind.kind));
-  out.put_array<std::uint8_t>(p + "kinds", kinds);
+  out.put_array<std::uint8_t>(state_key(prefix, "kinds"), kinds);
   for (std::size_t i = 0; i < individuals_.size(); ++i) {
     const Individual& ind = individuals_[i];
-    const std::string slot = p + "slot" + std::to_string(i) + ".";
+    const std::string slot = state_key(prefix, "slot" + std::to_string(i));
     if (ind.kind == IndividualKind::gnn) {
-      out.put_array<float>(slot + "parameters", ind.gnn->parameters().values());
+      out.put_array<float>(state_key(slot, "parameters"), ind.gnn->parameters().values());
     } else {
-      out.put_array<float>(slot + "priors", ind.chromosome.priors());
-      out.put_array<float>(slot + "temperatures", ind.chromosome.temperatures());
+      out.put_array<float>(state_key(slot, "priors"), ind.chromosome.priors());
+      out.put_array<float>(state_key(slot, "temperatures"), ind.chromosome.temperatures());
     }
   }
   // The memo, in key order (an unordered_map's order is not part of the state).
@@ -34,83 +33,86 @@ void Evolution::save(StateWriter& out, std::string_view prefix) const {
   std::vector<double> values;
   for (const std::uint64_t k : keys)
     values.push_back(memo_.at(k));
-  out.put_array<std::uint64_t>(p + "memo_keys", keys);
-  out.put_array<double>(p + "memo_rewards", values);
-  out.put(p + "has_champion", static_cast<std::uint64_t>(champion_.has_value()));
-  out.put_array<float>(p + "champion", champion_ ? champion_->values() : std::span<const float>{});
-  out.put(p + "champion_fitness", champion_fitness_);
+  out.put_array<std::uint64_t>(state_key(prefix, "memo_keys"), keys);
+  out.put_array<double>(state_key(prefix, "memo_rewards"), values);
+  out.put(state_key(prefix, "has_champion"), static_cast<std::uint64_t>(champion_.has_value()));
+  out.put_array<float>(state_key(prefix, "champion"),
+                       champion_ ? champion_->values() : std::span<const float>{});
+  out.put(state_key(prefix, "champion_fitness"), champion_fitness_);
   // This generation.
-  out.put(p + "prepared", static_cast<std::uint64_t>(prepared_));
+  out.put(state_key(prefix, "prepared"), static_cast<std::uint64_t>(prepared_));
   std::vector<std::uint64_t> owners;
   std::vector<std::uint8_t> mappings;
   for (const Candidate& c : candidates_) {
     owners.push_back(c.individual);
     mappings.insert(mappings.end(), c.mapping.begin(), c.mapping.end());
   }
-  out.put_array<std::uint64_t>(p + "candidates", owners);
-  out.put_array<std::uint8_t>(p + "candidate_mappings", mappings);
-  out.put_array<double>(p + "rewards", rewards_);
+  out.put_array<std::uint64_t>(state_key(prefix, "candidates"), owners);
+  out.put_array<std::uint8_t>(state_key(prefix, "candidate_mappings"), mappings);
+  out.put_array<double>(state_key(prefix, "rewards"), rewards_);
   std::vector<std::uint64_t> offsets{0}, sources;
   for (const auto& s : sources_) {
     sources.insert(sources.end(), s.begin(), s.end());
     offsets.push_back(sources.size());
   }
-  out.put_array<std::uint64_t>(p + "source_offsets", offsets);
-  out.put_array<std::uint64_t>(p + "sources", sources);
-  out.put_array<double>(p + "known", known_);
-  out.put_array<double>(p + "fitness", fitness_);
+  out.put_array<std::uint64_t>(state_key(prefix, "source_offsets"), offsets);
+  out.put_array<std::uint64_t>(state_key(prefix, "sources"), sources);
+  out.put_array<double>(state_key(prefix, "known"), known_);
+  out.put_array<double>(state_key(prefix, "fitness"), fitness_);
   // Hooks.
-  out.put(p + "migrants", static_cast<std::uint64_t>(migrants_.size()));
+  out.put(state_key(prefix, "migrants"), static_cast<std::uint64_t>(migrants_.size()));
   for (std::size_t k = 0; k < migrants_.size(); ++k)
-    out.put_array<float>(p + "migrant" + std::to_string(k), migrants_[k].values());
-  out.put(p + "seeds", static_cast<std::uint64_t>(seeds_.size()));
+    out.put_array<float>(state_key(prefix, "migrant") + std::to_string(k), migrants_[k].values());
+  out.put(state_key(prefix, "seeds"), static_cast<std::uint64_t>(seeds_.size()));
   for (std::size_t k = 0; k < seeds_.size(); ++k)
-    out.put_array<float>(p + "seed" + std::to_string(k), seeds_[k]);
-  out.put_array<std::uint64_t>(p + "migrant_slots", migrant_slots_);
+    out.put_array<float>(state_key(prefix, "seed") + std::to_string(k), seeds_[k]);
+  out.put_array<std::uint64_t>(state_key(prefix, "migrant_slots"), migrant_slots_);
   const std::vector<std::uint64_t> stats{stats_.migrants, stats_.elite, stats_.selected,
                                          stats_.discarded};
-  out.put_array<std::uint64_t>(p + "migration_stats", stats);
+  out.put_array<std::uint64_t>(state_key(prefix, "migration_stats"), stats);
 }
 
 void Evolution::load(StateReader& in, std::string_view prefix) {
-  const std::string p(prefix);
   auto fail = [&](const std::string& what) { throw std::runtime_error(in.source() + ": " + what); };
-  generation_ = in.get_u64(p + "generation");
-  rng_ = in.get_rng(p + "rng");
-  const std::vector<std::uint8_t> kinds = in.get_array<std::uint8_t>(p + "kinds");
+  generation_ = in.get_u64(state_key(prefix, "generation"));
+  rng_ = in.get_rng(state_key(prefix, "rng"));
+  const std::vector<std::uint8_t> kinds = in.get_array<std::uint8_t>(state_key(prefix, "kinds"));
   if (kinds.size() != individuals_.size()) fail("the population has another size");
   for (std::size_t i = 0; i < individuals_.size(); ++i) {
     Individual& ind = individuals_[i];
     if (kinds[i] != static_cast<std::uint8_t>(ind.kind)) fail("slot kinds differ");
-    const std::string slot = p + "slot" + std::to_string(i) + ".";
+    const std::string slot = state_key(prefix, "slot" + std::to_string(i));
     if (ind.kind == IndividualKind::gnn) {
-      in.get_array_into<float>(slot + "parameters", ind.gnn->parameters().values());
+      in.get_array_into<float>(state_key(slot, "parameters"), ind.gnn->parameters().values());
     } else {
-      std::vector<float> priors = in.get_array<float>(slot + "priors");
-      std::vector<float> temperatures = in.get_array<float>(slot + "temperatures");
+      std::vector<float> priors = in.get_array<float>(state_key(slot, "priors"));
+      std::vector<float> temperatures = in.get_array<float>(state_key(slot, "temperatures"));
       if (temperatures.size() != tensors_) fail("a chromosome has another number of tensors");
       ind.chromosome =
           BoltzmannChromosome(std::move(priors), std::move(temperatures), gnn_config_.memories);
     }
   }
-  const std::vector<std::uint64_t> keys = in.get_array<std::uint64_t>(p + "memo_keys");
-  const std::vector<double> values = in.get_array<double>(p + "memo_rewards");
+  const std::vector<std::uint64_t> keys =
+      in.get_array<std::uint64_t>(state_key(prefix, "memo_keys"));
+  const std::vector<double> values = in.get_array<double>(state_key(prefix, "memo_rewards"));
   if (keys.size() != values.size()) fail("bad memo");
   memo_.clear();
   for (std::size_t k = 0; k < keys.size(); ++k)
     memo_.emplace(keys[k], values[k]);
 
   champion_.reset();
-  if (in.get_u64(p + "has_champion") != 0) {
+  if (in.get_u64(state_key(prefix, "has_champion")) != 0) {
     champion_.emplace(nn::gnn_layout(gnn_config_));
-    in.get_array_into<float>(p + "champion", champion_->values());
-  } else if (!in.get_array<float>(p + "champion").empty()) {
+    in.get_array_into<float>(state_key(prefix, "champion"), champion_->values());
+  } else if (!in.get_array<float>(state_key(prefix, "champion")).empty()) {
     fail("bad champion");
   }
-  champion_fitness_ = in.get_f64(p + "champion_fitness");
-  prepared_ = in.get_u64(p + "prepared") != 0;
-  const std::vector<std::uint64_t> owners = in.get_array<std::uint64_t>(p + "candidates");
-  const std::vector<std::uint8_t> mappings = in.get_array<std::uint8_t>(p + "candidate_mappings");
+  champion_fitness_ = in.get_f64(state_key(prefix, "champion_fitness"));
+  prepared_ = in.get_u64(state_key(prefix, "prepared")) != 0;
+  const std::vector<std::uint64_t> owners =
+      in.get_array<std::uint64_t>(state_key(prefix, "candidates"));
+  const std::vector<std::uint8_t> mappings =
+      in.get_array<std::uint8_t>(state_key(prefix, "candidate_mappings"));
   if (mappings.size() != owners.size() * tensors_) fail("bad candidate mappings");
   candidates_.clear();
   for (std::size_t c = 0; c < owners.size(); ++c) {
@@ -119,12 +121,14 @@ void Evolution::load(StateReader& in, std::string_view prefix) {
     candidates_.push_back(
         Candidate{owners[c], Mapping(first, first + static_cast<std::ptrdiff_t>(tensors_))});
   }
-  rewards_ = in.get_array<double>(p + "rewards");
+  rewards_ = in.get_array<double>(state_key(prefix, "rewards"));
   if (rewards_.size() != candidates_.size()) fail("bad rewards");
   unreported_ = static_cast<std::size_t>(
       std::count_if(rewards_.begin(), rewards_.end(), [](double r) { return std::isnan(r); }));
-  const std::vector<std::uint64_t> offsets = in.get_array<std::uint64_t>(p + "source_offsets");
-  const std::vector<std::uint64_t> sources = in.get_array<std::uint64_t>(p + "sources");
+  const std::vector<std::uint64_t> offsets =
+      in.get_array<std::uint64_t>(state_key(prefix, "source_offsets"));
+  const std::vector<std::uint64_t> sources =
+      in.get_array<std::uint64_t>(state_key(prefix, "sources"));
   if (offsets.size() != individuals_.size() + 1 || offsets.back() != sources.size())
     fail("bad candidate sources");
   sources_.assign(individuals_.size(), {});
@@ -135,25 +139,26 @@ void Evolution::load(StateReader& in, std::string_view prefix) {
       sources_[i].push_back(sources[k]);
     }
   }
-  known_ = in.get_array<double>(p + "known");
+  known_ = in.get_array<double>(state_key(prefix, "known"));
   if (known_.size() != individuals_.size()) fail("bad known rewards");
-  fitness_ = in.get_array<double>(p + "fitness");
+  fitness_ = in.get_array<double>(state_key(prefix, "fitness"));
 
   migrants_.clear();
-  const std::uint64_t migrants = in.get_u64(p + "migrants");
+  const std::uint64_t migrants = in.get_u64(state_key(prefix, "migrants"));
   for (std::uint64_t k = 0; k < migrants; ++k) {
     nn::ParameterSet<float> params(nn::gnn_layout(gnn_config_));
-    in.get_array_into<float>(p + "migrant" + std::to_string(k), params.values());
+    in.get_array_into<float>(state_key(prefix, "migrant") + std::to_string(k), params.values());
     migrants_.push_back(std::move(params));
   }
   seeds_.clear();
-  const std::uint64_t seeds = in.get_u64(p + "seeds");
+  const std::uint64_t seeds = in.get_u64(state_key(prefix, "seeds"));
   for (std::uint64_t k = 0; k < seeds; ++k) {
-    seeds_.push_back(in.get_array<float>(p + "seed" + std::to_string(k)));
+    seeds_.push_back(in.get_array<float>(state_key(prefix, "seed") + std::to_string(k)));
     if (seeds_.back().size() != tensors_ * gnn_config_.memories) fail("bad seed logits");
   }
-  migrant_slots_ = in.get_array<std::uint64_t>(p + "migrant_slots");
-  const std::vector<std::uint64_t> stats = in.get_array<std::uint64_t>(p + "migration_stats");
+  migrant_slots_ = in.get_array<std::uint64_t>(state_key(prefix, "migrant_slots"));
+  const std::vector<std::uint64_t> stats =
+      in.get_array<std::uint64_t>(state_key(prefix, "migration_stats"));
   if (stats.size() != 4) fail("bad migration statistics");
   stats_ = MigrationStats{stats[0], stats[1], stats[2], stats[3]};
 }

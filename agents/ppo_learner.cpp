@@ -26,10 +26,6 @@ nn::AdamOptions adam_options(const PpoOptions& options) {
       .learning_rate = options.lr, .epsilon = 1e-5, .max_grad_norm = options.max_grad_norm};
 }
 
-std::string record(std::string_view prefix, const char* name) {
-  return std::string(prefix) + "." + name;
-}
-
 }  // namespace
 
 PpoLearner::PpoLearner(const ObservationView& observation, std::size_t memories,
@@ -121,19 +117,19 @@ PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng) {
 }
 
 void PpoLearner::save(StateWriter& out, std::string_view prefix) const {
-  out.put_array<float>(record(prefix, "parameters"), net_.parameters().values());
-  out.put(record(prefix, "adam.steps"), adam_.step_count());
-  out.put_array<float>(record(prefix, "adam.m"), adam_.first_moment().values());
-  out.put_array<float>(record(prefix, "adam.v"), adam_.second_moment().values());
+  out.put_array<float>(state_key(prefix, "parameters"), net_.parameters().values());
+  out.put(state_key(prefix, "adam.steps"), adam_.step_count());
+  out.put_array<float>(state_key(prefix, "adam.m"), adam_.first_moment().values());
+  out.put_array<float>(state_key(prefix, "adam.v"), adam_.second_moment().values());
 }
 
 void PpoLearner::load(StateReader& in, std::string_view prefix) {
-  in.get_array_into<float>(record(prefix, "parameters"), net_.parameters().values());
-  const std::uint64_t steps = in.get_u64(record(prefix, "adam.steps"));
+  in.get_array_into<float>(state_key(prefix, "parameters"), net_.parameters().values());
+  const std::uint64_t steps = in.get_u64(state_key(prefix, "adam.steps"));
   nn::ParameterSet<float> m(net_.parameters().shared_layout());
   nn::ParameterSet<float> v(net_.parameters().shared_layout());
-  in.get_array_into<float>(record(prefix, "adam.m"), m.values());
-  in.get_array_into<float>(record(prefix, "adam.v"), v.values());
+  in.get_array_into<float>(state_key(prefix, "adam.m"), m.values());
+  in.get_array_into<float>(state_key(prefix, "adam.v"), v.values());
   adam_.set_state(steps, m, v);
 }
 

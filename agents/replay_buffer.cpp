@@ -7,14 +7,6 @@
 
 namespace memplace::agents {
 
-namespace {
-
-std::string key(std::string_view prefix, std::string_view name) {
-  return std::string(prefix) + "." + std::string(name);
-}
-
-}  // namespace
-
 ReplayBuffer::ReplayBuffer(std::size_t capacity, std::size_t tensors)
     : capacity_(capacity), tensors_(tensors) {
   if (capacity == 0) throw std::invalid_argument("ReplayBuffer: capacity must be positive");
@@ -57,24 +49,24 @@ void ReplayBuffer::sample(std::size_t count, Rng& rng, std::vector<std::uint8_t>
 }
 
 void ReplayBuffer::save(StateWriter& out, std::string_view prefix) const {
-  out.put(key(prefix, "capacity"), static_cast<std::uint64_t>(capacity_));
-  out.put(key(prefix, "tensors"), static_cast<std::uint64_t>(tensors_));
-  out.put(key(prefix, "added"), added_);
-  out.put_array<std::uint8_t>(key(prefix, "mappings"), mappings_);
-  out.put_array<double>(key(prefix, "rewards"), rewards_);
+  out.put(state_key(prefix, "capacity"), static_cast<std::uint64_t>(capacity_));
+  out.put(state_key(prefix, "tensors"), static_cast<std::uint64_t>(tensors_));
+  out.put(state_key(prefix, "added"), added_);
+  out.put_array<std::uint8_t>(state_key(prefix, "mappings"), mappings_);
+  out.put_array<double>(state_key(prefix, "rewards"), rewards_);
 }
 
 void ReplayBuffer::load(StateReader& in, std::string_view prefix) {
-  const std::uint64_t capacity = in.get_u64(key(prefix, "capacity"));
-  const std::uint64_t tensors = in.get_u64(key(prefix, "tensors"));
+  const std::uint64_t capacity = in.get_u64(state_key(prefix, "capacity"));
+  const std::uint64_t tensors = in.get_u64(state_key(prefix, "tensors"));
   if (capacity != capacity_ || tensors != tensors_)
     throw std::runtime_error(in.source() + ": replay buffer '" + std::string(prefix) + "' holds " +
                              std::to_string(capacity) + " x " + std::to_string(tensors) +
                              " (capacity x tensors), expected " + std::to_string(capacity_) +
                              " x " + std::to_string(tensors_));
-  const std::uint64_t added = in.get_u64(key(prefix, "added"));
-  std::vector<std::uint8_t> mappings = in.get_array<std::uint8_t>(key(prefix, "mappings"));
-  std::vector<double> rewards = in.get_array<double>(key(prefix, "rewards"));
+  const std::uint64_t added = in.get_u64(state_key(prefix, "added"));
+  std::vector<std::uint8_t> mappings = in.get_array<std::uint8_t>(state_key(prefix, "mappings"));
+  std::vector<double> rewards = in.get_array<double>(state_key(prefix, "rewards"));
   if (rewards.size() != std::min<std::uint64_t>(added, capacity_) ||
       mappings.size() != rewards.size() * tensors_)
     throw std::runtime_error(in.source() + ": replay buffer '" + std::string(prefix) +

@@ -13,10 +13,6 @@ namespace memplace::agents {
 
 namespace {
 
-std::string key(std::string_view prefix, std::string_view name) {
-  return std::string(prefix) + "." + std::string(name);
-}
-
 nn::GnnConfig actor_config(const nn::GraphBatch& graph, std::size_t memories, const SacOptions& o) {
   return {.input_features = graph.num_features(),
           .hidden = o.hidden,
@@ -316,48 +312,48 @@ std::vector<float> SacLearner::q_values(std::size_t k, std::span<const std::uint
 }
 
 void SacLearner::save(StateWriter& out, std::string_view prefix) const {
-  out.put(key(prefix, "fingerprint"), fingerprint(options_, tensors_, memories_));
-  out.put_array<float>(key(prefix, "actor"), actor_.parameters().values());
-  save_adam(out, key(prefix, "actor_adam"), actor_adam_);
+  out.put(state_key(prefix, "fingerprint"), fingerprint(options_, tensors_, memories_));
+  out.put_array<float>(state_key(prefix, "actor"), actor_.parameters().values());
+  save_adam(out, state_key(prefix, "actor_adam"), actor_adam_);
   for (std::size_t c = 0; c < 2; ++c) {
     const std::string n = std::to_string(c);
-    out.put_array<float>(key(prefix, "critic" + n), critics_[c].parameters().values());
-    out.put_array<float>(key(prefix, "target" + n), targets_[c].parameters().values());
-    save_adam(out, key(prefix, "critic" + n + "_adam"), critic_adam_[c]);
+    out.put_array<float>(state_key(prefix, "critic" + n), critics_[c].parameters().values());
+    out.put_array<float>(state_key(prefix, "target" + n), targets_[c].parameters().values());
+    save_adam(out, state_key(prefix, "critic" + n + "_adam"), critic_adam_[c]);
   }
-  buffer_.save(out, key(prefix, "buffer"));
-  out.put(key(prefix, "train_rng"), train_rng_);
-  out.put(key(prefix, "propose_rng"), propose_rng_);
-  out.put(key(prefix, "steps"), steps_);
-  out.put(key(prefix, "step_credit"), step_credit_);
+  buffer_.save(out, state_key(prefix, "buffer"));
+  out.put(state_key(prefix, "train_rng"), train_rng_);
+  out.put(state_key(prefix, "propose_rng"), propose_rng_);
+  out.put(state_key(prefix, "steps"), steps_);
+  out.put(state_key(prefix, "step_credit"), step_credit_);
   const std::vector<double> stats = {stats_.critic_loss, stats_.q_mean, stats_.entropy,
                                      stats_.actor_objective};
-  out.put_array<double>(key(prefix, "stats"), stats);
+  out.put_array<double>(state_key(prefix, "stats"), stats);
 }
 
 void SacLearner::load(StateReader& in, std::string_view prefix) {
   const std::string expected = fingerprint(options_, tensors_, memories_);
-  const std::string found = in.get_text(key(prefix, "fingerprint"));
+  const std::string found = in.get_text(state_key(prefix, "fingerprint"));
   if (found != expected)
     throw std::runtime_error(in.source() + ": the SAC learner was saved with " + found +
                              ", this one has " + expected);
-  in.get_array_into<float>(key(prefix, "actor"), actor_.parameters().values());
-  load_adam(in, key(prefix, "actor_adam"), actor_adam_, actor_.parameters().shared_layout());
+  in.get_array_into<float>(state_key(prefix, "actor"), actor_.parameters().values());
+  load_adam(in, state_key(prefix, "actor_adam"), actor_adam_, actor_.parameters().shared_layout());
   for (std::size_t c = 0; c < 2; ++c) {
     const std::string n = std::to_string(c);
-    in.get_array_into<float>(key(prefix, "critic" + n), critics_[c].parameters().values());
-    in.get_array_into<float>(key(prefix, "target" + n), targets_[c].parameters().values());
-    load_adam(in, key(prefix, "critic" + n + "_adam"), critic_adam_[c],
+    in.get_array_into<float>(state_key(prefix, "critic" + n), critics_[c].parameters().values());
+    in.get_array_into<float>(state_key(prefix, "target" + n), targets_[c].parameters().values());
+    load_adam(in, state_key(prefix, "critic" + n + "_adam"), critic_adam_[c],
               critics_[c].parameters().shared_layout());
   }
-  buffer_.load(in, key(prefix, "buffer"));
-  train_rng_ = in.get_rng(key(prefix, "train_rng"));
-  propose_rng_ = in.get_rng(key(prefix, "propose_rng"));
-  steps_ = in.get_u64(key(prefix, "steps"));
-  step_credit_ = in.get_f64(key(prefix, "step_credit"));
-  const std::vector<double> stats = in.get_array<double>(key(prefix, "stats"));
+  buffer_.load(in, state_key(prefix, "buffer"));
+  train_rng_ = in.get_rng(state_key(prefix, "train_rng"));
+  propose_rng_ = in.get_rng(state_key(prefix, "propose_rng"));
+  steps_ = in.get_u64(state_key(prefix, "steps"));
+  step_credit_ = in.get_f64(state_key(prefix, "step_credit"));
+  const std::vector<double> stats = in.get_array<double>(state_key(prefix, "stats"));
   if (stats.size() != 4)
-    throw std::runtime_error(in.source() + ": record '" + key(prefix, "stats") + "' has " +
+    throw std::runtime_error(in.source() + ": record '" + state_key(prefix, "stats") + "' has " +
                              std::to_string(stats.size()) + " values, expected 4");
   stats_ = {stats[0], stats[1], stats[2], stats[3]};
   logits_fresh_ = false;

@@ -50,6 +50,11 @@ constexpr RecordType array_type() {
     static_assert(sizeof(T) == 0, "no record type for this element");
 }
 
+// The name of a record inside a component's part of an archive: "<prefix>.<name>".
+inline std::string state_key(std::string_view prefix, std::string_view name) {
+  return std::string(prefix) + "." + std::string(name);
+}
+
 class StateWriter {
  public:
   StateWriter();
