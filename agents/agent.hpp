@@ -30,7 +30,8 @@ struct Outcome {
   double speedup = 0;  // of the scored mapping over the compiler (as if it fitted, if invalid)
   bool valid = false;  // whether the proposed mapping fitted
   bool rectified = false;
-  Mapping scored;  // the mapping scored: the proposal, or its rectified version
+  Mapping scored;         // the mapping scored: the proposal, or its rectified version
+  TimeFs latency_fs = 0;  // of the scored mapping
 };
 
 // Everything an agent is built from.

@@ -15,18 +15,10 @@ constexpr const char* kName = "ea";
 
 class EaAgent final : public Agent {
  public:
-  explicit EaAgent(const AgentSetup& setup)
-      : evolution_(evolution_config(Hyperparameters(kName, setup.hyperparameters), setup.threads),
-                   setup.observation.view(), setup.context->sim->num_memories(), setup.seed) {}
+  explicit EaAgent(const AgentSetup& setup) : evolution_(make_evolution(kName, setup)) {}
 
   std::vector<Mapping> propose(std::size_t limit) override {
-    const std::span<const Candidate> candidates = evolution_.candidates();
-    const std::size_t end = std::min(candidates.size(), issued_ + limit);
-    std::vector<Mapping> out;
-    for (std::size_t c = issued_; c < end; ++c)
-      out.push_back(candidates[c].mapping);
-    issued_ = end;
-    return out;
+    return issue_candidates(evolution_, issued_, limit);
   }
 
   void learn(std::span<const Mapping> proposals, std::span<const Outcome> outcomes) override {
@@ -72,10 +64,7 @@ class EaAgent final : public Agent {
     return text;
   }
 
-  std::optional<nn::Gnn<float>> policy() const override {
-    if (evolution_.config().chromosomes() == evolution_.size()) return std::nullopt;
-    return evolution_.champion();
-  }
+  std::optional<nn::Gnn<float>> policy() const override { return champion_policy(evolution_); }
 
  private:
   Evolution evolution_;

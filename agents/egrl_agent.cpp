@@ -25,8 +25,7 @@ constexpr const char* kName = "egrl";
 class EgrlAgent final : public Agent {
  public:
   explicit EgrlAgent(const AgentSetup& setup)
-      : evolution_(evolution_config(Hyperparameters(kName, setup.hyperparameters), setup.threads),
-                   setup.observation.view(), setup.context->sim->num_memories(), setup.seed),
+      : evolution_(make_evolution(kName, setup)),
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
                  setup.seed ^ 0x5ac1ea7e5ac1ea7eULL) {
@@ -39,15 +38,8 @@ class EgrlAgent final : public Agent {
   }
 
   std::vector<Mapping> propose(std::size_t limit) override {
+    if (phase_ == Phase::population) return issue_candidates(evolution_, issued_, limit);
     std::vector<Mapping> out;
-    if (phase_ == Phase::population) {
-      const std::span<const Candidate> candidates = evolution_.candidates();
-      const std::size_t end = std::min(candidates.size(), issued_ + limit);
-      for (std::size_t c = issued_; c < end; ++c)
-        out.push_back(candidates[c].mapping);
-      issued_ = end;
-      return out;
-    }
     // The learner's rollouts: noisy samples, then the greedy mapping.
     if (rollouts_.empty()) {
       rollouts_ = learner_.sample(learner_samples_, learner_epsilon_);
@@ -121,10 +113,7 @@ class EgrlAgent final : public Agent {
   }
 
   // The population's champion, as EGRL transfers (the learner's actor competes in it).
-  std::optional<nn::Gnn<float>> policy() const override {
-    if (evolution_.config().chromosomes() == evolution_.size()) return std::nullopt;
-    return evolution_.champion();
-  }
+  std::optional<nn::Gnn<float>> policy() const override { return champion_policy(evolution_); }
 
  private:
   enum class Phase : std::uint8_t { population = 0, learner = 1 };

@@ -43,6 +43,28 @@ std::vector<OptionSpec> evolution_hyperparameters() {
       {"conv_layers", "3", {}, "GNN graph convolution layers (EGRL: U-Net depth 3)"}};
 }
 
+Evolution make_evolution(std::string_view agent, const AgentSetup& setup) {
+  return Evolution(
+      evolution_config(Hyperparameters(std::string(agent), setup.hyperparameters), setup.threads),
+      setup.observation.view(), setup.context->sim->num_memories(), setup.seed);
+}
+
+std::vector<Mapping> issue_candidates(Evolution& evolution, std::size_t& issued,
+                                      std::size_t limit) {
+  const std::span<const Candidate> candidates = evolution.candidates();
+  const std::size_t end = std::min(candidates.size(), issued + limit);
+  std::vector<Mapping> out;
+  for (std::size_t c = issued; c < end; ++c)
+    out.push_back(candidates[c].mapping);
+  issued = end;
+  return out;
+}
+
+std::optional<nn::Gnn<float>> champion_policy(const Evolution& evolution) {
+  if (evolution.config().chromosomes() == evolution.size()) return std::nullopt;
+  return evolution.champion();
+}
+
 EvolutionConfig evolution_config(const Hyperparameters& h, int threads) {
   EvolutionConfig c;
   c.population = static_cast<std::size_t>(h.integer("population", 3, 4096));

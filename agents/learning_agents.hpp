@@ -23,6 +23,14 @@ AgentInfo egrl_agent_info();
 // by, declared once so the agents that share them document and read them the same way.
 std::vector<OptionSpec> evolution_hyperparameters();
 EvolutionConfig evolution_config(const Hyperparameters& h, int threads);
+
+// The population of ea and egrl, and the part of a generation they share: proposing its
+// candidates in batches, the champion as the agent's policy.
+Evolution make_evolution(std::string_view agent, const AgentSetup& setup);
+// This generation's candidates from `issued` on, at most `limit`; advances `issued`.
+std::vector<Mapping> issue_candidates(Evolution& evolution, std::size_t& issued, std::size_t limit);
+// The champion GNN, unless the population holds only chromosomes.
+std::optional<nn::Gnn<float>> champion_policy(const Evolution& evolution);
 std::vector<OptionSpec> sac_hyperparameters();
 SacOptions sac_options(const Hyperparameters& h, int threads);
 

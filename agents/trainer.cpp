@@ -7,11 +7,11 @@
 #include <stdexcept>
 
 #include "agents/registry.hpp"
+#include "agents/run_folder.hpp"
 #include "env/atomic_file.hpp"
 #include "env/errors.hpp"
 #include "env/mapping_io.hpp"
-#include "env/rectify.hpp"
-#include "env/registry.hpp"
+#include "env/single_step_env.hpp"
 
 namespace memplace::agents {
 
@@ -23,7 +23,6 @@ constexpr std::size_t kMaxBatch = 4096;  // proposals scored per call, at most
 // Below this many proposals the batch is scored on one thread: waking a second one costs more
 // than a few microseconds of evaluations (and much more on a busy machine).
 constexpr std::size_t kParallelMin = 32;
-constexpr const char* kCheckpoint = "checkpoint.bin";
 
 OptionMap env_options(const TrainConfig& config) {
   OptionMap options = config.env_options;
@@ -40,8 +39,8 @@ int thread_count(int configured) {
 
 struct Trainer::State {
   TrainConfig config;
-  fs::path run_dir;
-  std::vector<std::unique_ptr<Env>> envs;  // one per thread, single-step
+  RunFolder folder;
+  std::vector<std::unique_ptr<SingleStepEnv>> envs;  // one per thread, sharing one context
   std::unique_ptr<Agent> agent;
   std::vector<CurveRow> curve;
   std::uint64_t evaluations = 0;
@@ -61,11 +60,11 @@ struct Trainer::State {
   void build() {
     const int threads = thread_count(config.threads);
     envs.clear();
-    envs.push_back(make("memplace/single-step-v0", env_options(config)));
+    envs.push_back(SingleStepEnv::make_generic(env_options(config)));
     for (int t = 1; t < threads; ++t)
-      envs.push_back(envs.front()->clone());
+      envs.push_back(std::make_unique<SingleStepEnv>(*envs.front()));
     AgentSetup setup;
-    setup.context = make_placement_context(envs.front()->options());
+    setup.context = envs.front()->context();
     setup.observation = envs.front()->reset(config.seed).obs.copy();
     setup.seed = config.seed;
     setup.budget = config.budget;
@@ -83,7 +82,7 @@ struct Trainer::State {
     const int threads = proposals.size() >= kParallelMin ? static_cast<int>(envs.size()) : 1;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t i = 0; i < count; ++i) {
-      Env& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
+      SingleStepEnv& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
       const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
       const std::vector<std::int64_t> action(mapping.begin(), mapping.end());
       env.reset(0);
@@ -93,7 +92,8 @@ struct Trainer::State {
       o.speedup = step.info.speedup;
       o.valid = step.info.valid;
       o.rectified = step.info.rectified;
-      o.scored = step.info.rectified ? rectify(env.simulator(), mapping).mapping : mapping;
+      o.scored.assign(env.scored_mapping().begin(), env.scored_mapping().end());
+      o.latency_fs = step.info.latency_fs;
     }
     return outcomes;
   }
@@ -109,7 +109,7 @@ struct Trainer::State {
         if (!best || o.speedup > best_speedup) {
           best = o.scored;
           best_speedup = o.speedup;
-          best_latency_fs = sim().evaluate(o.scored).latency_fs;
+          best_latency_fs = o.latency_fs;
         }
       }
       if (pending >= curve_interval() || evaluations == config.budget) close_row(wall);
@@ -126,10 +126,9 @@ struct Trainer::State {
   }
 
   void write_outputs(double wall) const {
-    write_file_atomically(run_dir / "curve.csv", curve_csv(curve));
+    write_file_atomically(folder.curve(), curve_csv(curve));
     if (best)
-      save_mapping(run_dir / "best_mapping.yaml", sim(), *best,
-                   RecordedResult{best_latency_fs, true});
+      save_mapping(folder.best_mapping(), sim(), *best, RecordedResult{best_latency_fs, true});
     StateWriter out;
     out.put("trainer.config", config.to_yaml());
     out.put("trainer.evaluations", evaluations);
@@ -149,13 +148,13 @@ struct Trainer::State {
     out.put("trainer.best_speedup", best_speedup);
     out.put("trainer.best_latency_fs", static_cast<std::int64_t>(best_latency_fs));
     agent->save(out);
-    out.save(run_dir / kCheckpoint);
+    out.save(folder.checkpoint());
   }
 
   void read_checkpoint() {
-    StateReader in = StateReader::load(run_dir / kCheckpoint);
+    StateReader in = StateReader::load(folder.checkpoint());
     if (in.get_text("trainer.config") != config.to_yaml())
-      throw InputError((run_dir / kCheckpoint).string() +
+      throw InputError(folder.checkpoint().string() +
                        ": the checkpoint was written for another config than config.yaml");
     evaluations = in.get_u64("trainer.evaluations");
     wall_before = in.get_f64("trainer.wall_seconds");
@@ -186,26 +185,32 @@ Trainer::Trainer(Trainer&&) noexcept = default;
 Trainer::Trainer(TrainConfig config, fs::path run_dir) : state_(std::make_unique<State>()) {
   config.resolve();
   state_->config = std::move(config);
-  state_->run_dir = std::move(run_dir);
-  if (fs::exists(state_->run_dir / "config.yaml"))
-    throw InputError(state_->run_dir.string() +
+  state_->folder.dir = std::move(run_dir);
+  if (state_->folder.has_run())
+    throw InputError(state_->folder.dir.string() +
                      ": already holds a run (resume it with --resume, or choose another --out)");
-  fs::create_directories(state_->run_dir);
+  fs::create_directories(state_->folder.dir);
   state_->build();
-  write_file_atomically(state_->run_dir / "config.yaml", state_->config.to_yaml());
+  write_file_atomically(state_->folder.config(), state_->config.to_yaml());
 }
 
 Trainer Trainer::resume(const fs::path& run_dir) {
   auto state = std::make_unique<State>();
-  state->config = TrainConfig::load(run_dir / "config.yaml");
+  state->folder.dir = run_dir;
+  state->config = TrainConfig::load(state->folder.config());
   state->config.resolve();
-  state->run_dir = run_dir;
-  if (!fs::exists(run_dir / kCheckpoint))
-    throw InputError((run_dir / kCheckpoint).string() +
+  if (!state->folder.resumable())
+    throw InputError(state->folder.checkpoint().string() +
                      ": no checkpoint to resume from (the run stopped before its first one)");
   state->build();
   state->read_checkpoint();
   return Trainer(std::move(state));
+}
+
+Trainer Trainer::resume_or_start(TrainConfig config, const fs::path& run_dir) {
+  if (RunFolder{run_dir}.resumable()) return resume(run_dir);
+  fs::remove_all(run_dir);
+  return Trainer(std::move(config), run_dir);
 }
 
 TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progress,
@@ -264,7 +269,7 @@ const std::vector<CurveRow>& Trainer::curve() const {
   return state_->curve;
 }
 const fs::path& Trainer::run_dir() const {
-  return state_->run_dir;
+  return state_->folder.dir;
 }
 
 std::unique_ptr<Agent> check_runnable(TrainConfig config) {

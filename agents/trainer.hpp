@@ -61,6 +61,9 @@ class Trainer {
   Trainer(TrainConfig config, std::filesystem::path run_dir);
   // The run in `run_dir`, continued from its checkpoint.
   static Trainer resume(const std::filesystem::path& run_dir);
+  // Continues the run in `run_dir` if it has a checkpoint; otherwise starts `config` there afresh
+  // (removing what a run killed before its first checkpoint left).
+  static Trainer resume_or_start(TrainConfig config, const std::filesystem::path& run_dir);
   ~Trainer();
   Trainer(Trainer&&) noexcept;
 

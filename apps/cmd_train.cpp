@@ -4,10 +4,12 @@
 #include <filesystem>
 
 #include "agents/registry.hpp"
+#include "agents/run_folder.hpp"
 #include "agents/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/run_options.hpp"
 #include "env/env_options.hpp"
 
 namespace memplace::cli {
@@ -44,7 +46,7 @@ void print_summary(const agents::Trainer& trainer, const agents::TrainResult& re
   out << "run folder: " << trainer.run_dir().string() << "\n";
   if (result.best_mapping)
     out << "replay: memplace evaluate " << c.workload << " "
-        << (trainer.run_dir() / "best_mapping.yaml").string() << "\n";
+        << agents::RunFolder{trainer.run_dir()}.best_mapping().string() << "\n";
 }
 
 void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
@@ -67,8 +69,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (cmd.count("--seed")) config.seed = o.config.seed;
     if (cmd.count("--threads")) config.threads = o.config.threads;
     if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
-    for (const std::string& a : o.hyperparameters)
-      parse_option_assignment(a, config.hyperparameters);
+    apply_hyperparameters(o.hyperparameters, config);
     for (const std::string& a : o.env_options)
       parse_option_assignment(a, config.env_options);
     const std::string out = o.out.empty()
@@ -98,18 +99,10 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--agent", o->config.agent, "The agent: " + agents)->capture_default_str();
   cmd->add_option("--workload", o->config.workload, "A shipped workload or a workload YAML file")
       ->capture_default_str();
-  cmd->add_option("--hardware", o->config.hardware, "A shipped hardware model or a YAML file")
-      ->capture_default_str();
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (masked rollouts)")
       ->capture_default_str();
-  cmd->add_option("--budget", o->config.budget, "Simulator evaluations to spend")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
-      ->capture_default_str();
-  cmd->add_option("--seed", o->config.seed, "Seed of the run")->capture_default_str();
-  cmd->add_option("--threads", o->config.threads, "Threads (0: every core); never changes results")
-      ->check(CLI::Range(0, 1024))
-      ->capture_default_str();
+  add_run_options(*cmd, o->config, o->hyperparameters);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
@@ -118,8 +111,6 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--config", o->config_file,
                   "A train config YAML (a run's config.yaml reruns it); options given here win");
   cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint");
-  cmd->add_option("-p,--param", o->hyperparameters,
-                  "An agent hyperparameter as name=value (repeatable; docs/agents.md)");
   cmd->add_option("-o,--option", o->env_options,
                   "A single-step env option as name=value, e.g. -o invalid=rectify");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");

@@ -9,6 +9,7 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/run_options.hpp"
 #include "env/atomic_file.hpp"
 #include "env/env_options.hpp"
 #include "env/mapping_io.hpp"
@@ -36,8 +37,7 @@ std::string fixed(double value, int digits) {
 
 void run_transfer(TransferCommandOptions& o, Streams io) {
   agents::TrainConfig config = o.config;
-  for (const std::string& a : o.hyperparameters)
-    parse_option_assignment(a, config.hyperparameters);
+  apply_hyperparameters(o.hyperparameters, config);
   std::vector<std::string> targets = o.targets;
   if (targets.empty())
     for (const std::string& w : paper_workload_names())
@@ -54,8 +54,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     throw InputError("agent '" + config.agent +
                      "' has no GNN policy to transfer (agents with one: ea, egrl, ppo, sac)");
   const fs::path run = out / "train";
-  agents::Trainer trainer = fs::exists(run / "checkpoint.bin") ? agents::Trainer::resume(run)
-                                                               : agents::Trainer(config, run);
+  agents::Trainer trainer = agents::Trainer::resume_or_start(config, run);
   const agents::TrainResult result = run_with_progress(trainer, o.quiet, io.err);
   if (result.interrupted)
     throw Interrupted("training stopped at " + std::to_string(result.evaluations) +
@@ -115,17 +114,7 @@ void add_transfer_command(CLI::App& app, Streams io) {
                   "Workloads to place zero-shot (comma-separated; default: the other paper "
                   "workloads of resnet50, resnet101, bert-base)")
       ->delimiter(',');
-  cmd->add_option("--hardware", o->config.hardware, "A shipped hardware model or a YAML file")
-      ->capture_default_str();
-  cmd->add_option("--budget", o->config.budget, "Simulator evaluations to train for")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
-      ->capture_default_str();
-  cmd->add_option("--seed", o->config.seed, "Seed of the training run")->capture_default_str();
-  cmd->add_option("--threads", o->config.threads, "Threads (0: every core); never changes results")
-      ->check(CLI::Range(0, 1024))
-      ->capture_default_str();
-  cmd->add_option("-p,--param", o->hyperparameters,
-                  "An agent hyperparameter as name=value (repeatable; docs/agents.md)");
+  add_run_options(*cmd, o->config, o->hyperparameters);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o] { run_transfer(*o, io); });

@@ -1,11 +1,22 @@
 #include "env/placement_context.hpp"
 
+#include <atomic>
+
 #include "env/references.hpp"
 
 namespace memplace {
 
+namespace {
+std::atomic<std::size_t> contexts_made{0};
+}  // namespace
+
+std::size_t placement_contexts_made() {
+  return contexts_made.load();
+}
+
 std::shared_ptr<const PlacementContext> make_placement_context(
     std::shared_ptr<const Simulator> sim) {
+  ++contexts_made;
   auto ctx = std::make_shared<PlacementContext>();
   ctx->graph = build_static_graph(*sim);
   ctx->compiler_fs = sim->evaluate(compiler_mapping(*sim)).latency_fs;

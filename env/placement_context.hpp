@@ -34,6 +34,9 @@ struct PlacementContext {
 
 std::shared_ptr<const PlacementContext> make_placement_context(
     std::shared_ptr<const Simulator> sim);
+// How many contexts this process has made (each builds a simulator and evaluates the references):
+// tests check that a run makes one.
+std::size_t placement_contexts_made();
 // From resolved options (workload, hardware, memory_time).
 std::shared_ptr<const PlacementContext> make_placement_context(const OptionMap& options);
 

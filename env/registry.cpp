@@ -1,45 +1,72 @@
 #include "env/registry.hpp"
 
-#include "env/sequential_env.hpp"
-#include "env/single_step_env.hpp"
+#include <algorithm>
+#include <optional>
+
+#include "env/errors.hpp"
+#include "env/workload.hpp"
 
 namespace memplace {
 
 namespace {
 
 constexpr std::string_view kPrefix = "memplace/";
-constexpr std::string_view kVersion = "-v0";
 
 struct ParsedId {
-  std::string kind;
+  const EnvFamily* family;
   std::string workload;  // empty: generic
 };
 
+std::string generic_id(const EnvFamily& f) {
+  return std::string(kPrefix) + f.kind + "-" + f.version;
+}
+
 std::optional<ParsedId> parse_id(std::string_view id) {
-  if (!id.starts_with(kPrefix) || !id.ends_with(kVersion)) return std::nullopt;
-  std::string_view body = id.substr(kPrefix.size(), id.size() - kPrefix.size() - kVersion.size());
-  for (std::string_view kind : {"single-step", "sequential"}) {
-    if (body == kind) return ParsedId{std::string(kind), ""};
-    if (body.starts_with(kind) && body.size() > kind.size() + 1 && body[kind.size()] == '/') {
-      return ParsedId{std::string(kind), std::string(body.substr(kind.size() + 1))};
-    }
+  if (!id.starts_with(kPrefix)) return std::nullopt;
+  for (const EnvFamily& f : env_families()) {
+    const std::string suffix = "-" + f.version;
+    if (!id.ends_with(suffix)) continue;
+    const std::string_view body =
+        id.substr(kPrefix.size(), id.size() - kPrefix.size() - suffix.size());
+    if (body == f.kind) return ParsedId{&f, ""};
+    if (body.starts_with(f.kind) && body.size() > f.kind.size() + 1 && body[f.kind.size()] == '/')
+      return ParsedId{&f, std::string(body.substr(f.kind.size() + 1))};
   }
   return std::nullopt;
+}
+
+// "a|b" of the distinct values, in order.
+std::string alternatives(std::string (*field)(const EnvFamily&)) {
+  std::vector<std::string> seen;
+  for (const EnvFamily& f : env_families())
+    if (std::find(seen.begin(), seen.end(), field(f)) == seen.end()) seen.push_back(field(f));
+  std::string out;
+  for (const std::string& v : seen)
+    out += (out.empty() ? "" : "|") + v;
+  return seen.size() > 1 ? "<" + out + ">" : out;
+}
+
+[[noreturn]] void unknown_id(std::string_view id) {
+  std::string generic;
+  for (const EnvFamily& f : env_families())
+    generic += (generic.empty() ? "" : ", ") + generic_id(f);
+  throw InputError("unknown environment '" + std::string(id) + "'; ids are memplace/" +
+                   alternatives([](const EnvFamily& f) { return f.kind; }) + "/<workload>-" +
+                   alternatives([](const EnvFamily& f) { return f.version; }) +
+                   " for a shipped workload (memplace list), or " + generic +
+                   " with a workload option");
 }
 
 }  // namespace
 
 std::vector<EnvSpec> registered_envs() {
   std::vector<EnvSpec> specs;
-  for (std::string_view kind : {"single-step", "sequential"}) {
-    const std::string k(kind);
-    const std::string what = kind == "single-step" ? "the whole mapping in one step (EGRL)"
-                                                   : "one tensor per step, masked (mallocGame)";
-    specs.push_back({std::string(kPrefix) + k + std::string(kVersion), k, "",
-                     what + "; any workload and hardware by option"});
+  for (const EnvFamily& f : env_families()) {
+    specs.push_back(
+        {generic_id(f), f.kind, "", f.description + "; any workload and hardware by option"});
     for (const std::string& w : embedded_workload_names()) {
-      specs.push_back(
-          {std::string(kPrefix) + k + "/" + w + std::string(kVersion), k, w, what + " on " + w});
+      specs.push_back({std::string(kPrefix) + f.kind + "/" + w + "-" + f.version, f.kind, w,
+                       f.description + " on " + w});
     }
   }
   return specs;
@@ -48,8 +75,7 @@ std::vector<EnvSpec> registered_envs() {
 std::vector<OptionSpec> env_option_specs(std::string_view id) {
   const auto parsed = parse_id(id);
   if (!parsed) return {};
-  std::vector<OptionSpec> specs =
-      parsed->kind == "single-step" ? SingleStepEnv::option_specs() : SequentialEnv::option_specs();
+  std::vector<OptionSpec> specs = parsed->family->option_specs();
   if (!parsed->workload.empty()) {
     // The id fixes the workload.
     std::erase_if(specs, [](const OptionSpec& s) { return s.name == "workload"; });
@@ -59,19 +85,10 @@ std::vector<OptionSpec> env_option_specs(std::string_view id) {
 
 std::unique_ptr<Env> make(std::string_view id, const OptionMap& options) {
   const auto parsed = parse_id(id);
-  bool known = false;
-  for (const EnvSpec& spec : registered_envs())
-    known = known || spec.id == id;
-  if (!parsed || !known) {
-    std::string hint;
-    for (const EnvSpec& spec : registered_envs()) {
-      if (spec.workload.empty()) hint += (hint.empty() ? "" : ", ") + spec.id;
-    }
-    throw InputError("unknown environment '" + std::string(id) +
-                     "'; ids are memplace/<single-step|sequential>/<workload>-v0 for a shipped "
-                     "workload (memplace list), or " +
-                     hint + " with a workload option");
-  }
+  const std::vector<std::string> shipped = embedded_workload_names();
+  if (!parsed || (!parsed->workload.empty() &&
+                  std::find(shipped.begin(), shipped.end(), parsed->workload) == shipped.end()))
+    unknown_id(id);
   const std::vector<OptionSpec> specs = env_option_specs(id);
   OptionMap given = options;
   if (!parsed->workload.empty()) {
@@ -80,21 +97,15 @@ std::unique_ptr<Env> make(std::string_view id, const OptionMap& options) {
     if (auto it = given.find("workload"); it != given.end()) {
       if (it->second != parsed->workload) {
         throw InputError(std::string(id) + ": the id fixes the workload to " + parsed->workload +
-                         ", got workload=" + it->second + " (for any workload use memplace/" +
-                         parsed->kind + "-v0)");
+                         ", got workload=" + it->second + " (for any workload use " +
+                         generic_id(*parsed->family) + ")");
       }
       given.erase(it);
     }
   }
   OptionMap resolved = resolve_options(id, specs, given);
   if (!parsed->workload.empty()) resolved["workload"] = parsed->workload;
-  auto context = make_placement_context(resolved);
-  if (parsed->kind == "single-step") {
-    return std::make_unique<SingleStepEnv>(std::string(id), context,
-                                           SingleStepEnv::parse_options(resolved));
-  }
-  return std::make_unique<SequentialEnv>(std::string(id), context,
-                                         SequentialEnv::parse_options(resolved));
+  return parsed->family->make(std::string(id), make_placement_context(resolved), resolved);
 }
 
 }  // namespace memplace

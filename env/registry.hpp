@@ -9,21 +9,42 @@
 // Versioning rule (docs/envs/README.md): the version is bumped whenever anything that changes
 // what an agent sees or earns changes — dynamics, reward, observation features, episode order, or
 // the shipped workload and hardware data an id refers to.
+//
+// Each kind of environment is an EnvFamily, defined in its own file beside the env and listed once
+// in env_families() (env/env_families.cpp): a new environment is one file plus one line there.
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "env/env.hpp"
 #include "env/env_options.hpp"
+#include "env/placement_context.hpp"
 
 namespace memplace {
 
+// One kind of environment at one version: its ids are memplace/<kind>-<version> (any workload, by
+// option) and memplace/<kind>/<workload>-<version> for every shipped workload.
+struct EnvFamily {
+  std::string kind;         // "single-step"
+  std::string version;      // "v0"
+  std::string description;  // "the whole mapping in one step (EGRL)"
+  // Every option it accepts (the common ones included), with defaults and allowed values.
+  std::vector<OptionSpec> (*option_specs)();
+  // Makes one from resolved options (every option present and valid).
+  std::unique_ptr<Env> (*make)(std::string id, std::shared_ptr<const PlacementContext> context,
+                               const OptionMap& resolved);
+};
+
+// Every family, in the order `memplace list` shows them.
+std::span<const EnvFamily> env_families();
+
 struct EnvSpec {
   std::string id;
-  std::string kind;      // "single-step" or "sequential"
+  std::string kind;      // the family's kind: "single-step", "sequential"
   std::string workload;  // empty for the generic ids (the workload option chooses)
   std::string description;
 };

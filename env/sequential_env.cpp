@@ -203,4 +203,14 @@ OptionMap SequentialEnv::options() const {
   return o;
 }
 
+EnvFamily sequential_family() {
+  return {"sequential", "v0", "one tensor per step, masked (mallocGame)",
+          &SequentialEnv::option_specs,
+          [](std::string id, std::shared_ptr<const PlacementContext> context,
+             const OptionMap& resolved) -> std::unique_ptr<Env> {
+            return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
+                                                   SequentialEnv::parse_options(resolved));
+          }};
+}
+
 }  // namespace memplace

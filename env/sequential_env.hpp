@@ -8,6 +8,7 @@
 #include "env/env_options.hpp"
 #include "env/incremental.hpp"
 #include "env/placement_context.hpp"
+#include "env/registry.hpp"
 
 namespace memplace {
 
@@ -69,5 +70,8 @@ class SequentialEnv final : public Env {
   bool done_ = true;
   EnvInfo info_;
 };
+
+// The family of its ids, memplace/sequential[/<workload>]-v0 (env/env_families.cpp lists it).
+EnvFamily sequential_family();
 
 }  // namespace memplace

@@ -41,6 +41,13 @@ SingleStepOptions SingleStepEnv::parse_options(const OptionMap& resolved) {
   return o;
 }
 
+std::unique_ptr<SingleStepEnv> SingleStepEnv::make_generic(const OptionMap& options) {
+  const std::string id = "memplace/single-step-v0";
+  const OptionMap resolved = resolve_options(id, option_specs(), options);
+  return std::make_unique<SingleStepEnv>(id, make_placement_context(resolved),
+                                         parse_options(resolved));
+}
+
 SingleStepEnv::SingleStepEnv(std::string id, std::shared_ptr<const PlacementContext> context,
                              SingleStepOptions options)
     : id_(std::move(id)), ctx_(std::move(context)), options_(options) {
@@ -174,6 +181,15 @@ OptionMap SingleStepEnv::options() const {
                                                               : "speedup";
   o["invalid"] = options_.invalid == InvalidPolicy::rectify ? "rectify" : "penalize";
   return o;
+}
+
+EnvFamily single_step_family() {
+  return {"single-step", "v0", "the whole mapping in one step (EGRL)", &SingleStepEnv::option_specs,
+          [](std::string id, std::shared_ptr<const PlacementContext> context,
+             const OptionMap& resolved) -> std::unique_ptr<Env> {
+            return std::make_unique<SingleStepEnv>(std::move(id), std::move(context),
+                                                   SingleStepEnv::parse_options(resolved));
+          }};
 }
 
 }  // namespace memplace

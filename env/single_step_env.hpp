@@ -5,6 +5,7 @@
 #include "env/env.hpp"
 #include "env/env_options.hpp"
 #include "env/placement_context.hpp"
+#include "env/registry.hpp"
 
 namespace memplace {
 
@@ -30,6 +31,9 @@ class SingleStepEnv final : public Env {
   // By name: the common options (workload, hardware, memory_time) plus reward and invalid.
   static std::vector<OptionSpec> option_specs();
   static SingleStepOptions parse_options(const OptionMap& resolved);
+  // memplace/single-step-v0 made directly, with options as make() takes them (checked the same
+  // way), for code that needs the concrete type (the trainer, zero-shot transfer).
+  static std::unique_ptr<SingleStepEnv> make_generic(const OptionMap& options);
 
   const std::string& id() const override { return id_; }
   Space observation_space() const override;
@@ -42,6 +46,11 @@ class SingleStepEnv final : public Env {
   std::unique_ptr<Env> clone() const override { return std::make_unique<SingleStepEnv>(*this); }
   OptionMap options() const override;
   const Simulator& simulator() const override { return *ctx_->sim; }
+
+  // The mapping the last step scored: the action, or its rectified version (a view, valid until
+  // the next step).
+  std::span<const MemoryIndex> scored_mapping() const { return mapping_; }
+  const std::shared_ptr<const PlacementContext>& context() const { return ctx_; }
 
   // The reward of a valid mapping with this speedup, and of an invalid one with this overflow.
   double valid_reward(double speedup) const;
@@ -61,5 +70,8 @@ class SingleStepEnv final : public Env {
   bool done_ = true;
   EnvInfo last_info_;
 };
+
+// The family of its ids, memplace/single-step[/<workload>]-v0 (env/env_families.cpp lists it).
+EnvFamily single_step_family();
 
 }  // namespace memplace

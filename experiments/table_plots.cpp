@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "agents/run_folder.hpp"
 #include "env/atomic_file.hpp"
 #include "env/mapping_io.hpp"
 #include "env/memory_profile.hpp"
@@ -56,7 +57,8 @@ void write_curves(const TableRunner& runner, const std::string& workload,
     std::vector<std::vector<agents::CurveRow>> seeds;
     for (const CellResult& c : cells)
       if (c.workload == workload && c.agent == agent)
-        seeds.push_back(read_curve_csv(runner.cell_folder(agent, workload, c.seed) / "curve.csv"));
+        seeds.push_back(
+            read_curve_csv(agents::RunFolder{runner.cell_folder(agent, workload, c.seed)}.curve()));
     if (!seeds.empty()) curves.push_back(combine_curves(workload, agent, seeds));
   }
   if (curves.empty()) return;
@@ -90,7 +92,9 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
   if (!best) return;
   const Simulator sim(load_workload(workload), load_hardware(runner.config().hardware));
   const Mapping mapping =
-      load_mapping(runner.cell_folder(best->agent, workload, best->seed) / "best_mapping.yaml", sim)
+      load_mapping(
+          agents::RunFolder{runner.cell_folder(best->agent, workload, best->seed)}.best_mapping(),
+          sim)
           .mapping;
   const Mapping compiler = compiler_mapping(sim);
   const std::string who = best->agent + " (seed " + std::to_string(best->seed) + ")";

@@ -195,12 +195,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   auto run_cell = [&](const Cell& cell) {
     const fs::path folder = cell_folder(cell.agent, cell.workload, cell.seed);
     std::optional<agents::Trainer> trainer;
-    if (fs::exists(folder / "checkpoint.bin")) {
-      trainer.emplace(agents::Trainer::resume(folder));
-    } else {
-      fs::remove_all(folder);  // killed before its first checkpoint: start again
-      trainer.emplace(config_.cell(cell.agent, cell.workload, cell.seed), folder);
-    }
+    trainer.emplace(agents::Trainer::resume_or_start(
+        config_.cell(cell.agent, cell.workload, cell.seed), folder));
     const agents::TrainResult result = trainer->run({}, should_stop);
     if (result.interrupted) {
       interrupted.store(true);

@@ -4,15 +4,14 @@
 #include "agents/nn/graph_batch.hpp"
 #include "env/errors.hpp"
 #include "env/rectify.hpp"
-#include "env/references.hpp"
-#include "env/registry.hpp"
+#include "env/single_step_env.hpp"
 
 namespace memplace::experiments {
 
 ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::string& workload,
                                   const std::string& hardware) {
-  const std::unique_ptr<Env> env =
-      make("memplace/single-step-v0", {{"workload", workload}, {"hardware", hardware}});
+  const std::unique_ptr<SingleStepEnv> env =
+      SingleStepEnv::make_generic({{"workload", workload}, {"hardware", hardware}});
   const Observation observation = env->reset(0).obs.copy();
   const nn::GraphBatch batch(observation.view());
   const Simulator& sim = env->simulator();
@@ -33,14 +32,13 @@ ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::strin
   const StepResult step = env->step(action);
   r.valid = step.info.valid;
   r.speedup = step.info.valid ? step.info.speedup : 0.0;
-  r.latency_fs = sim.evaluate(r.mapping).latency_fs;
+  r.latency_fs =
+      step.info.latency_fs;  // of the mapping as placed (the env penalizes, not rectifies)
   const Rectified fixed = rectify(sim, r.mapping);
   r.rectified = fixed.mapping;
   r.demotions = fixed.demotions;
-  if (fixed.valid) {
-    const auto compiler = static_cast<double>(sim.evaluate(compiler_mapping(sim)).latency_fs);
-    r.rectified_speedup = compiler / static_cast<double>(sim.evaluate(r.rectified).latency_fs);
-  }
+  if (fixed.valid)
+    r.rectified_speedup = env->context()->speedup(sim.evaluate(r.rectified).latency_fs);
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "agents/registry.hpp"
 #include "agents/trainer.hpp"
+#include "env/placement_context.hpp"
 #include "tests/agent_harness.hpp"
 
 namespace memplace {
@@ -53,6 +54,21 @@ TEST_CASE("agents: a run stopped and resumed ends exactly as an uninterrupted on
     config.checkpoint_every = 300;
     testing::check_resume_matches(config, dir.path / agent, 17);
   }
+}
+
+TEST_CASE("trainer: a run builds one placement context (one simulator and its references)") {
+  TempDir dir;
+  agents::TrainConfig config;
+  config.agent = "sa";
+  config.budget = 600;
+  config.seed = 2;
+  config.threads = 2;
+  config.checkpoint_every = 200;
+  const std::size_t before = placement_contexts_made();
+  agents::Trainer(config, dir.path / "run").run();
+  CHECK(placement_contexts_made() == before + 1);
+  agents::Trainer::resume(dir.path / "run");
+  CHECK(placement_contexts_made() == before + 2);
 }
 
 TEST_CASE("agents: bad configs are refused with the field named") {
