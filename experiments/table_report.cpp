@@ -39,7 +39,11 @@ std::string csv_number(const char* spec, double value) {
 }
 
 std::string percent(double fraction, const char* spec = "%.0f %%") {
-  return std::isnan(fraction) ? "—" : format(spec, 100 * fraction);
+  if (std::isnan(fraction)) return "—";
+  std::string text = format(spec, 100 * fraction);
+  // A value that rounds to zero is shown without its sign ("0 %", not "-0 %").
+  if (text[0] == '-' && text.find_first_of("123456789") == std::string::npos) text.erase(0, 1);
+  return text;
 }
 
 void write_references(std::ostringstream& out, const TableConfig& config,
