@@ -4,9 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "agents/nn/serialize.hpp"
 #include "env/atomic_file.hpp"
 #include "env/errors.hpp"
+#include "env/fnv1a.hpp"
 
 namespace memplace::agents {
 namespace {
@@ -80,7 +80,7 @@ void StateWriter::put(std::string_view name, const Rng& rng) {
 
 std::string StateWriter::finish() const {
   std::string out = bytes_;
-  append(out, nn::fnv1a64(out));
+  append(out, fnv1a64(out));
   return out;
 }
 
@@ -93,29 +93,29 @@ StateReader::StateReader(std::string bytes, std::string source)
   const std::size_t header = kMagic.size() + sizeof(std::uint32_t);
   if (bytes_.size() < header + sizeof(std::uint64_t) ||
       std::string_view(bytes_).substr(0, kMagic.size()) != kMagic)
-    fail("not a memplace checkpoint");
+    fail("not a memplace state archive (a checkpoint or a policy)");
   std::uint32_t version = 0;
   std::memcpy(&version, bytes_.data() + kMagic.size(), sizeof version);
   if (version != kVersion)
-    fail("checkpoint format version " + std::to_string(version) + ", this build reads " +
+    fail("archive format version " + std::to_string(version) + ", this build reads " +
          std::to_string(kVersion));
   end_ = bytes_.size() - sizeof(std::uint64_t);
   std::uint64_t stored = 0;
   std::memcpy(&stored, bytes_.data() + end_, sizeof stored);
-  if (stored != nn::fnv1a64(std::string_view(bytes_).substr(0, end_)))
-    fail("checksum mismatch: the checkpoint is corrupt or was cut short");
+  if (stored != fnv1a64(std::string_view(bytes_).substr(0, end_)))
+    fail("checksum mismatch: the file is corrupt or was cut short");
   position_ = header;
 }
 
 StateReader StateReader::load(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read the checkpoint");
+  if (!in) throw InputError(path.string() + ": cannot read the file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return StateReader(bytes.str(), path.string());
 }
 
-// A bad checkpoint is bad input (exit code 2 from the CLI), like any other malformed file.
+// A bad archive is bad input (exit code 2 from the CLI), like any other malformed file.
 void StateReader::fail(const std::string& message) const {
   throw InputError(source_ + ": " + message);
 }
@@ -139,7 +139,7 @@ std::string_view StateReader::next(std::string_view name, RecordType type) {
   if (found != name || found_type != static_cast<std::uint8_t>(type))
     fail("expected record '" + std::string(name) + "' (" + type_name(type) + "), found '" +
          std::string(found) + "' (" + type_name(static_cast<RecordType>(found_type)) +
-         "): a checkpoint of another agent or configuration");
+         "): the file of another agent, model or configuration");
   if (end_ - position_ < size) fail("record '" + std::string(name) + "' runs past the end");
   const std::string_view value(bytes_.data() + position_, size);
   position_ += size;
@@ -173,7 +173,7 @@ Rng StateReader::get_rng(std::string_view name) {
 }
 
 void StateReader::expect_end() const {
-  if (position_ != end_) fail("holds more state than this agent reads");
+  if (position_ != end_) fail("holds more records than its reader expects");
 }
 
 }  // namespace memplace::agents

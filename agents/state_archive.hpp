@@ -1,8 +1,9 @@
-// Checkpoint state of the trainer and the agents: named, typed records in one binary blob with a
-// checksum, so a resumed run continues exactly where the saved one stopped.
+// State archives: named, typed records in one binary file with a checksum — the trainer's and the
+// agents' checkpoints (a resumed run continues exactly where the saved one stopped) and saved GNN
+// policies (agents/gnn_file.hpp). The one binary format memplace writes.
 //
 // Records are read back in the order they were written; each read names the record it expects,
-// so a checkpoint from another agent or version fails with a message naming the record, and a
+// so a file from another agent, model or version fails with a message naming the record, and a
 // truncated or corrupted file (the checksum) fails before anything is used.
 //
 // Format: magic "MPLCSTAT", u32 version, then records (u32 name length, name, u8 type, u64 byte

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "agents/nn/gnn_file.hpp"
+#include "agents/gnn_file.hpp"
 #include "agents/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
@@ -61,7 +61,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
                       " evaluations; rerun the same command to continue it");
   const std::optional<nn::Gnn<float>> policy = trainer.agent().policy();
   if (!policy) throw std::logic_error("the agent lost its policy while training");
-  nn::save_gnn(out / "policy.gnn", *policy);
+  agents::save_gnn(out / "policy.gnn", *policy);
 
   std::ostringstream md, csv;
   md << "# Zero-shot transfer\n\n"

@@ -129,8 +129,8 @@ TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refus
   const std::string out = (dir.path / "chain.yaml").string();
   for (const std::string rule : {"max", "sum"}) {
     CAPTURE(rule);
-    const Run r = run({"optimum", chain, "--hardware", hw, "--memory-time", rule, "-q", "--json",
-                       "-o", out});
+    const Run r =
+        run({"optimum", chain, "--hardware", hw, "--memory-time", rule, "-q", "--json", "-o", out});
     REQUIRE(r.code == cli::kExitOk);
     const auto doc = nlohmann::json::parse(r.out);
     CHECK(doc["status"] == "optimal");
@@ -277,7 +277,7 @@ TEST_CASE("train writes a run folder whose best mapping replays, and refuses to 
   }
   const Run corrupt = run({"train", "--resume", out, "-q"});
   CHECK(corrupt.code == 2);
-  CHECK(corrupt.err.find("checkpoint.bin: not a memplace checkpoint") != std::string::npos);
+  CHECK(corrupt.err.find("checkpoint.bin: not a memplace state archive") != std::string::npos);
   const Run missing = run({"train", "--resume", (dir.path / "none").string()});
   CHECK(missing.code == 2);
   CHECK(missing.err.find("config.yaml") != std::string::npos);

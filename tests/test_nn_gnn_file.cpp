@@ -1,23 +1,15 @@
-// Saving and loading whole GNNs (the byte-level format has its own tests in test_nn_serialize).
+// Saving and loading whole GNNs (agents/gnn_file.hpp), on the state archive's format.
 #include <doctest/doctest.h>
-
-#include <unistd.h>
-#include <filesystem>
 
 #include <fstream>
 
-#include "agents/nn/gnn_file.hpp"
-#include "agents/nn/serialize.hpp"
+#include "agents/gnn_file.hpp"
+#include "agents/state_archive.hpp"
+#include "env/errors.hpp"
+#include "tests/agent_harness.hpp"
 
 namespace memplace {
 namespace {
-
-struct TempDir {
-  std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("memplace-gnn-file-" + std::to_string(::getpid()));
-  TempDir() { std::filesystem::create_directories(path); }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 nn::GnnConfig config() {
   nn::GnnConfig c{.input_features = 23, .hidden = 8, .conv_layers = 2, .memories = 3};
@@ -25,48 +17,57 @@ nn::GnnConfig config() {
   return c;
 }
 
-TEST_CASE("nn gnn file: a saved model loads back identical") {
-  TempDir dir;
+TEST_CASE("gnn file: a saved model loads back identical") {
+  testing::TempDir dir;
   const nn::Gnn<float> model(config(), 42);
-  save_gnn(dir.path / "model.bin", model);
-  const nn::Gnn<float> loaded = nn::load_gnn(dir.path / "model.bin", config());
+  agents::save_gnn(dir.path / "model.gnn", model);
+  const nn::Gnn<float> loaded = agents::load_gnn(dir.path / "model.gnn", config());
   CHECK(loaded.config() == config());
   CHECK(std::equal(model.parameters().values().begin(), model.parameters().values().end(),
                    loaded.parameters().values().begin(), loaded.parameters().values().end()));
 }
 
-TEST_CASE("nn gnn file: a missing, foreign, corrupt or mismatched file is named") {
-  TempDir dir;
-  CHECK_THROWS_WITH_AS(nn::load_gnn(dir.path / "absent.bin"), doctest::Contains("absent.bin"),
-                       std::runtime_error);
+TEST_CASE("gnn file: a missing, foreign, corrupt or mismatched file is named") {
+  testing::TempDir dir;
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "absent.gnn"), doctest::Contains("absent.gnn"),
+                       InputError);
 
   nn::GnnConfig other = config();
   other.hidden = 16;
-  save_gnn(dir.path / "other.bin", nn::Gnn<float>(other, 1));
-  CHECK_THROWS_WITH_AS(nn::load_gnn(dir.path / "other.bin", config()),
+  agents::save_gnn(dir.path / "other.gnn", nn::Gnn<float>(other, 1));
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "other.gnn", config()),
                        doctest::Contains("holds a GNN with input_features=23 hidden=16"),
-                       std::runtime_error);
+                       InputError);
 
-  const nn::ParameterSet<float> params(nn::gnn_layout(config()));
-  nn::save_parameters<float>(dir.path / "foreign.bin", "some-other-model",
-                             {{"parameters", &params}});
-  CHECK_THROWS_WITH_AS(nn::load_gnn(dir.path / "foreign.bin"),
-                       doctest::Contains("not a memplace GNN"), std::runtime_error);
+  // An archive that is not a GNN (a checkpoint, say).
+  agents::StateWriter foreign;
+  foreign.put("trainer.config", std::string_view("agent: sa"));
+  foreign.save(dir.path / "foreign.gnn");
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "foreign.gnn"),
+                       doctest::Contains("expected record 'gnn.config'"), InputError);
+  agents::StateWriter not_gnn;
+  not_gnn.put("gnn.config", std::string_view("some-other-model"));
+  not_gnn.save(dir.path / "not-gnn.gnn");
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "not-gnn.gnn"),
+                       doctest::Contains("not a memplace GNN"), InputError);
 
-  // The config says hidden=8 but the tensors are another model's: the layout check names one.
-  nn::save_parameters<float>(dir.path / "mixed.bin", nn::gnn_file_config(other),
-                             {{"parameters", &params}});
-  CHECK_THROWS_WITH_AS(nn::load_gnn(dir.path / "mixed.bin"), doctest::Contains("encoder.weight"),
-                       std::runtime_error);
+  // The config says hidden=16 but the parameters are another model's: their count is named.
+  agents::StateWriter mixed;
+  mixed.put("gnn.config", agents::gnn_file_config(other));
+  const nn::Gnn<float> small(config(), 2);
+  mixed.put_array<float>("gnn.parameters", small.parameters().values());
+  mixed.save(dir.path / "mixed.gnn");
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "mixed.gnn"),
+                       doctest::Contains("record 'gnn.parameters' holds"), InputError);
 
-  save_gnn(dir.path / "model.bin", nn::Gnn<float>(config(), 3));
+  agents::save_gnn(dir.path / "model.gnn", nn::Gnn<float>(config(), 3));
   {
-    std::fstream f(dir.path / "model.bin", std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream f(dir.path / "model.gnn", std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(200);
     f.put('\x7f');
   }
-  CHECK_THROWS_WITH_AS(nn::load_gnn(dir.path / "model.bin"), doctest::Contains("model.bin"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "model.gnn"),
+                       doctest::Contains("model.gnn: checksum mismatch"), InputError);
 }
 
 }  // namespace

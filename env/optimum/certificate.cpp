@@ -7,27 +7,13 @@
 
 #include "env/atomic_file.hpp"
 #include "env/embedded.hpp"
+#include "env/fnv1a.hpp"
 #include "env/mapping_io.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::optimum {
 
 namespace {
-
-class Fnv1a {
- public:
-  void add(std::int64_t value) {
-    auto v = static_cast<std::uint64_t>(value);
-    for (int byte = 0; byte < 8; ++byte) {  // little-endian whatever the machine
-      hash_ ^= (v >> (8 * byte)) & 0xffu;
-      hash_ *= 1099511628211ull;
-    }
-  }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 14695981039346656037ull;
-};
 
 std::string hex(std::uint64_t value) {
   char text[17];
@@ -78,8 +64,9 @@ void read_optimum_block(const YamlInput& in, Certificate& c) {
   c.seconds =
       in.non_negative(in.require(search, "seconds", "optimum.search"), "optimum.search.seconds");
   c.nodes = in.count(in.require(search, "nodes", "optimum.search"), "optimum.search.nodes");
-  c.solver_objective_fs = in.non_negative(in.require(search, "solver_objective_fs", "optimum.search"),
-                                          "optimum.search.solver_objective_fs");
+  c.solver_objective_fs =
+      in.non_negative(in.require(search, "solver_objective_fs", "optimum.search"),
+                      "optimum.search.solver_objective_fs");
 }
 
 }  // namespace
@@ -90,7 +77,7 @@ double Certificate::gap() const {
 }
 
 std::uint64_t model_fingerprint(const Simulator& sim) {
-  Fnv1a h;
+  Fnv1a64 h;
   const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
   h.add(static_cast<std::int64_t>(n));
   h.add(static_cast<std::int64_t>(m_count));
@@ -156,8 +143,7 @@ std::string certificate_yaml(const Simulator& sim, const Certificate& c) {
   out << YAML::Key << "search" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "seconds" << YAML::Value << format("%.1f", c.seconds);
   out << YAML::Key << "nodes" << YAML::Value << c.nodes;
-  out << YAML::Key << "solver_objective_fs" << YAML::Value
-      << format("%.0f", c.solver_objective_fs);
+  out << YAML::Key << "solver_objective_fs" << YAML::Value << format("%.0f", c.solver_objective_fs);
   out << YAML::EndMap;
   out << YAML::EndMap << YAML::EndMap;
   return mapping_to_yaml(sim, c.mapping, RecordedResult{c.latency_fs, true},
