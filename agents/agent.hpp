@@ -18,7 +18,7 @@
 #include "agents/nn/gnn.hpp"
 #include "agents/state_archive.hpp"
 #include "env/env.hpp"
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
 #include "env/observation.hpp"
 #include "env/placement_context.hpp"
 

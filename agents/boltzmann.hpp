@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
 #include "env/rng.hpp"
 
 namespace memplace::agents {

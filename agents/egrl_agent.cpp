@@ -28,7 +28,7 @@ class EgrlAgent final : public Agent {
       : evolution_(make_evolution(kName, setup)),
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
-                 setup.seed ^ 0x5ac1ea7e5ac1ea7eULL) {
+                 derive_seed(setup.seed, {kLearnerSeedStream})) {
     const Hyperparameters h(kName, setup.hyperparameters);
     learner_samples_ = static_cast<std::size_t>(h.integer("learner_samples", 0, 4096));
     // Expected moves per noisy rollout, whatever the workload's size.

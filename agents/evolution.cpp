@@ -35,13 +35,6 @@ std::uint64_t mapping_hash(std::span<const MemoryIndex> mapping) {
   return h;
 }
 
-// The seed of one slot's stream in one generation (or at initialisation): independent of the
-// order in which slots are processed, hence of the thread count.
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t purpose, std::uint64_t generation,
-                          std::uint64_t slot) {
-  return splitmix64(splitmix64(splitmix64(splitmix64(seed) ^ purpose) ^ generation) ^ slot);
-}
-
 void require(bool ok, const std::string& message) {
   if (!ok) throw InputError("evolution: " + message);
 }
@@ -89,7 +82,7 @@ Evolution::Evolution(EvolutionConfig config, const ObservationView& observation,
   individuals_.resize(config_.population);
   for (std::size_t i = 0; i < individuals_.size(); ++i) {
     Individual& ind = individuals_[i];
-    const std::uint64_t s = stream_seed(seed, kInitStream, 0, i);
+    const std::uint64_t s = derive_seed(seed, {kInitStream, 0, i});
     if (i < chromosomes) {
       ind.kind = IndividualKind::chromosome;
       Rng stream(s);
@@ -130,7 +123,7 @@ std::vector<std::vector<Mapping>> Evolution::propose_all() {
   for (std::size_t i = 0; i < count; ++i) {
     try {
       const Individual& ind = individuals_[i];
-      Rng stream(stream_seed(seed_, kGenerationStream, generation_, i));
+      Rng stream(derive_seed(seed_, {kGenerationStream, generation_, i}));
       const std::size_t n = deterministic(ind) ? 1 : config_.samples;
       out[i].assign(n, Mapping(tensors_));
       if (ind.kind == IndividualKind::chromosome) {

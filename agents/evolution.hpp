@@ -36,7 +36,7 @@
 #include "agents/nn/gnn.hpp"
 #include "agents/nn/graph_batch.hpp"
 #include "agents/state_archive.hpp"
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
 #include "env/observation.hpp"
 #include "env/rng.hpp"
 
@@ -58,7 +58,8 @@ struct EvolutionConfig {
   std::size_t conv_layers = 3;
   int threads = 1;  // for the GNN forward passes
 
-  // Throws InputError (env/workload.hpp) naming the field ("evolution: tournament must be ...").
+  // Throws InputError (env/model/workload.hpp) naming the field ("evolution: tournament must be
+  // ...").
   void validate() const;
   std::size_t chromosomes() const;
   std::size_t elites() const;

@@ -6,6 +6,7 @@
 //   egrl the EA's population and the SAC learner on one replay buffer.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "agents/evolution.hpp"
@@ -33,5 +34,9 @@ std::vector<Mapping> issue_candidates(Evolution& evolution, std::size_t& issued,
 std::optional<nn::Gnn<float>> champion_policy(const Evolution& evolution);
 std::vector<OptionSpec> sac_hyperparameters();
 SacOptions sac_options(const Hyperparameters& h, int threads);
+
+// The label of the learner's seed under the run's seed (derive_seed) in agents whose learner is
+// not their only random stream (egrl beside its population, ppo beside its sampling generator).
+inline constexpr std::uint64_t kLearnerSeedStream = 3;
 
 }  // namespace memplace::agents

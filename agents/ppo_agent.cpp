@@ -55,7 +55,7 @@ class PpoAgent final : public Agent {
       : settings_(read_settings(setup.hyperparameters)),
         rng_(setup.seed),
         learner_(setup.observation.view(), setup.context->sim->num_memories(), settings_.learner,
-                 Rng(setup.seed ^ 0x9e3779b97f4a7c15ULL).next()) {}
+                 derive_seed(setup.seed, {kLearnerSeedStream})) {}
 
   std::vector<Mapping> propose(std::size_t limit) override {
     learner_.forward();

@@ -16,7 +16,7 @@
 #include "agents/nn/graph_batch.hpp"
 #include "agents/ppo_loss.hpp"
 #include "agents/state_archive.hpp"
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
 #include "env/observation.hpp"
 #include "env/rng.hpp"
 

@@ -31,14 +31,8 @@ nn::GnnConfig critic_config(const nn::GraphBatch& graph, std::size_t memories,
           .q_head = true};
 }
 
-// Distinct streams for every network and for the two random streams, from one seed.
-std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t index) {
-  Rng rng(seed);
-  std::uint64_t out = 0;
-  for (std::uint64_t i = 0; i <= index; ++i)
-    out = rng.next();
-  return out;
-}
+// Labels of the learner's streams under its seed: each network and the two random streams.
+enum SeedStream : std::uint64_t { kActor, kCritic0, kCritic1, kTrain, kPropose };
 
 nn::GraphBatch checked(nn::GraphBatch graph, std::size_t memories, const SacOptions& options) {
   options.validate();
@@ -101,9 +95,10 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
       memories_(memories),
       tensors_(2 * graph_.num_nodes()),
       options_(options),
-      actor_(actor_config(graph_, memories, options), derived_seed(seed, 0)),
-      critics_{nn::Gnn<float>(critic_config(graph_, memories, options), derived_seed(seed, 1)),
-               nn::Gnn<float>(critic_config(graph_, memories, options), derived_seed(seed, 2))},
+      actor_(actor_config(graph_, memories, options), derive_seed(seed, {kActor})),
+      critics_{
+          nn::Gnn<float>(critic_config(graph_, memories, options), derive_seed(seed, {kCritic0})),
+          nn::Gnn<float>(critic_config(graph_, memories, options), derive_seed(seed, {kCritic1}))},
       targets_{critics_[0], critics_[1]},
       actor_adam_(actor_.parameters().shared_layout(),
                   {.learning_rate = options.learning_rate, .max_grad_norm = options.max_grad_norm}),
@@ -114,8 +109,8 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
                                    {.learning_rate = options.learning_rate,
                                     .max_grad_norm = options.max_grad_norm})},
       buffer_(options.buffer_capacity, tensors_),
-      train_rng_(derived_seed(seed, 3)),
-      propose_rng_(derived_seed(seed, 4)),
+      train_rng_(derive_seed(seed, {kTrain})),
+      propose_rng_(derive_seed(seed, {kPropose})),
       actor_grad_(actor_.zero_gradients()),
       critic_grad_{critics_[0].zero_gradients(), critics_[1].zero_gradients()} {}
 

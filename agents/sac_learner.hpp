@@ -24,7 +24,7 @@
 #include "agents/nn/q_moves.hpp"
 #include "agents/replay_buffer.hpp"
 #include "agents/state_archive.hpp"
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
 #include "env/rng.hpp"
 
 namespace memplace::agents {

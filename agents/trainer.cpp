@@ -10,7 +10,7 @@
 #include "agents/run_folder.hpp"
 #include "env/atomic_file.hpp"
 #include "env/errors.hpp"
-#include "env/mapping_io.hpp"
+#include "env/model/mapping_io.hpp"
 #include "env/single_step_env.hpp"
 
 namespace memplace::agents {

@@ -21,8 +21,8 @@
 
 #include "agents/agent.hpp"
 #include "agents/train_config.hpp"
-#include "env/mapping.hpp"
-#include "env/time.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/time.hpp"
 
 namespace memplace::agents {
 

@@ -6,8 +6,8 @@
 #include "apps/commands.hpp"
 #include "apps/loading.hpp"
 #include "apps/text_table.hpp"
-#include "env/mapping_io.hpp"
-#include "env/references.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/references.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::cli {
@@ -53,9 +53,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;
   const double gain = speedup(compiler, eval.latency_fs);
   // A result recorded under another memory-time rule cannot be re-checked under this one.
-  const bool comparable =
-      file.recorded &&
-      file.header.memory_time.value_or(sim.hardware().memory_time) == sim.memory_time();
+  const bool comparable = file.recorded && file.header.memory_time.value_or(
+                                               sim.hardware().memory_time) == sim.memory_time();
   const bool replay_ok = !comparable || (file.recorded->latency_fs == eval.latency_fs &&
                                          file.recorded->valid == eval.valid);
   const Hardware& hw = sim.hardware();

@@ -5,9 +5,9 @@
 #include "agents/registry.hpp"
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
-#include "env/hardware.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/workload.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 
 namespace memplace::cli {
 

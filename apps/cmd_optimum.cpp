@@ -12,8 +12,8 @@
 #include "apps/stop_signals.hpp"
 #include "apps/text_table.hpp"
 #include "env/atomic_file.hpp"
+#include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
-#include "env/references.hpp"
 
 namespace memplace::cli {
 

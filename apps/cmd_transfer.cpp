@@ -12,8 +12,8 @@
 #include "apps/run_options.hpp"
 #include "env/atomic_file.hpp"
 #include "env/env_options.hpp"
-#include "env/mapping_io.hpp"
-#include "env/workload.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/workload.hpp"
 #include "experiments/transfer.hpp"
 
 namespace memplace::cli {
@@ -70,7 +70,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
      << " evaluations, places each workload with one forward pass (its greedy mapping), without "
         "retraining. Simulated speedup over each workload's compiler heuristic (not the NNP-I "
         "compiler). An invalid mapping overflows a memory; rectified, its overflowing tensors are "
-        "demoted to slower memories until it fits, as a compiler would (env/rectify.hpp).\n\n"
+        "demoted to slower memories until it fits, as a compiler would (env/model/rectify.hpp).\n\n"
      << "| workload | policy | valid | speedup | latency (us) | rectified: demotions | rectified: "
         "speedup |\n|---|---|---|---:|---:|---:|---:|\n";
   csv << "workload,role,valid,speedup,latency_us,demotions,rectified_speedup\n";

@@ -1,19 +1,24 @@
-// Options shared by the commands that build a simulator: which hardware, which memory-time rule.
+// Options shared by the commands that build a simulator: which hardware, which memory-time rule,
+// which dynamics.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "env/simulator.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::cli {
 
 struct SimulatorSpec {
   std::string hardware = "nnpi";
   std::string memory_time;  // empty: the hardware model's own
+  std::string dynamics = "pinned";
+  std::optional<std::int64_t> lookahead;  // overrides the hardware model's dma.lookahead
 
-  // Adds --hardware and --memory-time to a subcommand.
+  // Adds --hardware, --memory-time, --dynamics and --lookahead to a subcommand.
   void add_options(CLI::App& cmd);
   Simulator build(const std::string& workload) const;
   Simulator build(Workload workload) const;

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
-#include "env/references.hpp"
 
 namespace memplace::cli {
 
@@ -18,6 +18,8 @@ struct ReferenceRow {
 
 // all-<slowest memory>, compiler, then from the shipped certificate (if there is one for this
 // model) `optimum` when proven, else `best-known` and `optimum-bound`, then `capacity-free-bound`.
+// Under streaming: all-<slowest>, pinned-compiler (the pinned greedy, scored under streaming),
+// compiler (the streaming-aware one), then the capacity-free, slowest-port and compute bounds.
 std::vector<ReferenceRow> reference_rows(const Simulator& sim,
                                          const std::optional<optimum::Certificate>& certificate);
 nlohmann::json reference_json(const std::vector<ReferenceRow>& rows);

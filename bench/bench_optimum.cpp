@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "env/model/simulator.hpp"
 #include "env/optimum/solver.hpp"
-#include "env/simulator.hpp"
 
 namespace memplace {
 namespace {

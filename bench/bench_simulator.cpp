@@ -9,9 +9,9 @@
 #include <memory>
 #include <random>
 
-#include "env/incremental.hpp"
-#include "env/references.hpp"
-#include "env/simulator.hpp"
+#include "env/model/incremental.hpp"
+#include "env/model/references.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace {
 namespace {

@@ -23,9 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "env/model/simulator.hpp"
 #include "env/observation.hpp"
 #include "env/rng.hpp"
-#include "env/simulator.hpp"
 #include "env/spaces.hpp"
 
 namespace memplace {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "env/simulator.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace {
 

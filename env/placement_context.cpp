@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "env/references.hpp"
+#include "env/model/references.hpp"
 
 namespace memplace {
 

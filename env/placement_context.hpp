@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "env/env.hpp"
+#include "env/model/simulator.hpp"
 #include "env/observation.hpp"
-#include "env/simulator.hpp"
 
 namespace memplace {
 

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "env/errors.hpp"
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace {
 

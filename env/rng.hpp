@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 namespace memplace {
 
@@ -19,6 +20,17 @@ constexpr std::uint64_t splitmix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+// The seed of an independent random stream named by a path of labels under a run's seed, e.g.
+// {purpose, generation, slot}: splitmix64 chained over the path. A stream's seed depends only on
+// its name, never on the order streams are made in (hence not on the thread count). The one way
+// memplace derives seeds: a component's labels are constants beside it.
+constexpr std::uint64_t derive_seed(std::uint64_t seed, std::initializer_list<std::uint64_t> path) {
+  std::uint64_t h = splitmix64(seed);
+  for (const std::uint64_t label : path)
+    h = splitmix64(h ^ label);
+  return h;
 }
 
 class Rng {

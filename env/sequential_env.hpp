@@ -6,7 +6,7 @@
 
 #include "env/env.hpp"
 #include "env/env_options.hpp"
-#include "env/incremental.hpp"
+#include "env/model/incremental.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
 

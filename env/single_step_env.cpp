@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "env/env_options.hpp"
-#include "env/rectify.hpp"
-#include "env/references.hpp"
+#include "env/model/rectify.hpp"
+#include "env/model/references.hpp"
 
 namespace memplace {
 

@@ -16,7 +16,7 @@ enum class SpeedupReward : std::uint8_t {
 };
 enum class InvalidPolicy : std::uint8_t {
   penalize,  // a reward below every valid reward, lower the larger the overflow (default)
-  rectify,   // demote tensors until the mapping fits, then score it (env/rectify.hpp)
+  rectify,   // demote tensors until the mapping fits, then score it (env/model/rectify.hpp)
 };
 
 struct SingleStepOptions {

@@ -133,6 +133,15 @@ std::string YamlInput::string(const YAML::Node& node, const std::string& field) 
   return node.Scalar();
 }
 
+bool YamlInput::boolean(const YAML::Node& node, const std::string& field) const {
+  if (node.IsScalar()) {
+    const std::string& s = node.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+  }
+  fail(node, field, "expected true or false, got " + scalar_preview(node));
+}
+
 double YamlInput::number(const YAML::Node& node, const std::string& field) const {
   if (!node.IsScalar()) fail(node, field, "expected a number, got " + scalar_preview(node));
   const std::string& s = node.Scalar();

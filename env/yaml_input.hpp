@@ -39,6 +39,8 @@ class YamlInput {
                            const std::string& field) const;
 
   std::string string(const YAML::Node& node, const std::string& field) const;
+  // true or false (YAML 1.2's spellings; not yes/no/on/off).
+  bool boolean(const YAML::Node& node, const std::string& field) const;
   // A non-negative integer; accepts "1024", "4.09e9" (if integral); rejects NaN, inf, fractions.
   std::int64_t count(const YAML::Node& node, const std::string& field) const;
   // A finite number > 0.

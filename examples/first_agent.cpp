@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "env/mapping_io.hpp"
-#include "env/rectify.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/rectify.hpp"
 #include "env/registry.hpp"
 
 using namespace memplace;

@@ -12,7 +12,7 @@
 
 #include "agents/train_config.hpp"
 #include "env/env_options.hpp"
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace::experiments {
 

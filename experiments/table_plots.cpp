@@ -8,10 +8,10 @@
 
 #include "agents/run_folder.hpp"
 #include "env/atomic_file.hpp"
-#include "env/mapping_io.hpp"
-#include "env/memory_profile.hpp"
-#include "env/references.hpp"
-#include "env/workload.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/memory_profile.hpp"
+#include "env/model/references.hpp"
+#include "env/model/workload.hpp"
 #include "env/yaml_input.hpp"
 #include "experiments/svg_chart.hpp"
 

@@ -1,7 +1,7 @@
 #include "experiments/table_references.hpp"
 
+#include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
-#include "env/references.hpp"
 
 namespace memplace::experiments {
 

@@ -3,7 +3,7 @@
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
 #include "env/errors.hpp"
-#include "env/rectify.hpp"
+#include "env/model/rectify.hpp"
 #include "env/single_step_env.hpp"
 
 namespace memplace::experiments {

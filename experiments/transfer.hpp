@@ -6,8 +6,8 @@
 #include <string>
 
 #include "agents/nn/gnn.hpp"
-#include "env/mapping.hpp"
-#include "env/time.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/time.hpp"
 
 namespace memplace::experiments {
 
@@ -17,8 +17,9 @@ struct ZeroShotResult {
   bool valid = false;  // whether it fits every memory as the policy placed it
   TimeFs latency_fs = 0;
   double speedup = 0;  // over the workload's compiler mapping (0 if invalid)
-  // The same mapping rectified (env/rectify.hpp: overflowing tensors demoted to slower memories
-  // until it fits, as a compiler would), and its speedup; the mapping itself if it was valid.
+  // The same mapping rectified (env/model/rectify.hpp: overflowing tensors demoted to slower
+  // memories until it fits, as a compiler would), and its speedup; the mapping itself if it was
+  // valid.
   Mapping rectified;
   int demotions = 0;
   double rectified_speedup = 0;

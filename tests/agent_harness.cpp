@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "env/references.hpp"
+#include "env/model/references.hpp"
 #include "env/rng.hpp"
 #include "tests/toy.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "agents/trainer.hpp"
-#include "env/simulator.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::testing {
 

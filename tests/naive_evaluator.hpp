@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "env/hardware.hpp"
-#include "env/mapping.hpp"
-#include "env/time.hpp"
-#include "env/workload.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/time.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace::naive {
 

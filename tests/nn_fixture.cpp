@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/references.hpp"
+#include "env/model/references.hpp"
+#include "env/model/simulator.hpp"
 #include "env/registry.hpp"
-#include "env/simulator.hpp"
 
 namespace memplace::testing {
 

@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "env/incremental.hpp"
-#include "env/simulator.hpp"
+#include "env/model/incremental.hpp"
+#include "env/model/simulator.hpp"
 #include "tests/naive_evaluator.hpp"
 #include "tests/toy.hpp"
 

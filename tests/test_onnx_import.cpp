@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 #include "workloads/tools/onnx_import.hpp"
 #include "workloads/tools/shipped.hpp"
 

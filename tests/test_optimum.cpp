@@ -8,11 +8,11 @@
 #include <random>
 
 #include "agents/trainer.hpp"
+#include "env/model/references.hpp"
+#include "env/model/workload.hpp"
 #include "env/optimum/certificate.hpp"
 #include "env/optimum/formulation.hpp"
 #include "env/optimum/solver.hpp"
-#include "env/references.hpp"
-#include "env/workload.hpp"
 #include "tests/agent_harness.hpp"
 #include "tests/toy.hpp"
 
@@ -101,8 +101,8 @@ TEST_CASE("optimum: equals brute force for max and sum on 2, 3 and 4 memories") 
   for (const Size size : {Size{2, 7}, Size{3, 5}, Size{4, 4}}) {
     for (const MemoryTimeCombine rule : {MemoryTimeCombine::max, MemoryTimeCombine::sum}) {
       for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-        const Simulator sim = toy_simulator(100 * size.memories + seed, size.layers,
-                                            size.memories, rule);
+        const Simulator sim =
+            toy_simulator(100 * size.memories + seed, size.layers, size.memories, rule);
         CAPTURE(size.memories);
         CAPTURE(combine_name(rule));
         CAPTURE(seed);

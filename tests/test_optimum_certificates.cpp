@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "env/embedded.hpp"
+#include "env/model/references.hpp"
+#include "env/model/workload.hpp"
 #include "env/optimum/certificate.hpp"
-#include "env/references.hpp"
-#include "env/workload.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {
@@ -134,8 +134,8 @@ TEST_CASE("certificates: every shipped workload, hardware and rule has one that 
 
 TEST_CASE("certificates: resnet50 and bert-base are proven optimal") {
   for (const std::string workload : {"resnet50", "bert-base"}) {
-    const auto c = optimum::shipped_certificate(
-        shipped_simulator(workload, "nnpi", MemoryTimeCombine::max));
+    const auto c =
+        optimum::shipped_certificate(shipped_simulator(workload, "nnpi", MemoryTimeCombine::max));
     REQUIRE(c);
     CHECK(c->proven());
   }

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "env/rectify.hpp"
-#include "env/references.hpp"
+#include "env/model/rectify.hpp"
+#include "env/model/references.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "env/references.hpp"
+#include "env/model/references.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
 

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "env/incremental.hpp"
-#include "env/memory_profile.hpp"
+#include "env/model/incremental.hpp"
+#include "env/model/memory_profile.hpp"
+#include "env/model/simulator.hpp"
 #include "env/rng.hpp"
-#include "env/simulator.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"

@@ -9,9 +9,9 @@
 
 #include "agents/evolution.hpp"
 #include "agents/trainer.hpp"
-#include "env/references.hpp"
+#include "env/model/references.hpp"
+#include "env/model/workload.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 #include "experiments/transfer.hpp"
 #include "tests/agent_harness.hpp"
 

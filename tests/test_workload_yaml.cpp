@@ -3,9 +3,9 @@
 
 #include <filesystem>
 
-#include "env/hardware.hpp"
-#include "env/mapping_io.hpp"
-#include "env/references.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/references.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {

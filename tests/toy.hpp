@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "env/hardware.hpp"
-#include "env/time.hpp"
-#include "env/workload.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/time.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace::toy {
 

@@ -8,7 +8,7 @@
 #include "env/atomic_file.hpp"
 #include "env/embedded.hpp"
 #include "env/fnv1a.hpp"
-#include "env/mapping_io.hpp"
+#include "env/model/mapping_io.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::optimum {
@@ -198,6 +198,7 @@ std::string certificate_name(const Simulator& sim) {
 }
 
 std::optional<Certificate> shipped_certificate(const Simulator& sim) {
+  if (sim.dynamics() != Dynamics::pinned) return std::nullopt;  // certificates are v0's
   const std::string name = certificate_name(sim);
   const EmbeddedFile* file = find_embedded(embedded_certificates(), name);
   if (!file) return std::nullopt;

@@ -23,9 +23,9 @@
 #include <string>
 #include <string_view>
 
-#include "env/mapping.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
 #include "env/optimum/solver.hpp"
-#include "env/simulator.hpp"
 
 namespace memplace::optimum {
 

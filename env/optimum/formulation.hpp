@@ -21,8 +21,8 @@
 #include <span>
 #include <vector>
 
-#include "env/mapping.hpp"
-#include "env/simulator.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::optimum {
 

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "env/model/references.hpp"
 #include "env/optimum/formulation.hpp"
-#include "env/references.hpp"
 
 namespace memplace::optimum {
 
@@ -174,8 +174,8 @@ Solution solve(const Simulator& sim, const SolverOptions& options,
   const std::vector<double> start_point = f.point(sim, start);
   std::vector<std::pair<std::string, double>> mip_start;
   for (std::size_t c = 0; c < f.num_columns(); ++c) {
-    if (f.integer[c]) mip_start.emplace_back(model.solver()->getColName(static_cast<int>(c)),
-                                             start_point[c]);
+    if (f.integer[c])
+      mip_start.emplace_back(model.solver()->getColName(static_cast<int>(c)), start_point[c]);
   }
   if (sim.evaluate(start).valid) model.setMIPStart(mip_start);
 
@@ -192,17 +192,17 @@ Solution solve(const Simulator& sim, const SolverOptions& options,
   const std::string gap = number(options.relative_gap);
   const std::string threads = std::to_string(options.threads == 1 ? 1 : 100 + options.threads);
   const std::string increment = number(kCutoffIncrementUnits);
-  const char* argv[] = {"memplace",        "-log",       "0",         "-timeMode",
-                        "elapsed",         "-sec",       seconds.c_str(), "-ratio",
-                        gap.c_str(),       "-increment", increment.c_str(), "-threads",
-                        threads.c_str(),   "-solve",     "-quit"};
+  const char* argv[] = {
+      "memplace",      "-log",   "0",         "-timeMode",  "elapsed",         "-sec",
+      seconds.c_str(), "-ratio", gap.c_str(), "-increment", increment.c_str(), "-threads",
+      threads.c_str(), "-solve", "-quit"};
   CbcSolverUsefulData data;
   data.useSignalHandler_ = false;
   data.noPrinting_ = true;
   CbcMain0(model, data);
   model.setLogLevel(0);
-  const int code = CbcMain1(static_cast<int>(std::size(argv)), argv, model,
-                            [](CbcModel*, int) { return 0; }, data);
+  const int code = CbcMain1(
+      static_cast<int>(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
   if (code != 0) throw std::runtime_error("CBC failed (code " + std::to_string(code) + ")");
 
   Solution s;
@@ -233,9 +233,10 @@ Solution solve(const Simulator& sim, const SolverOptions& options,
   const Mapping mapping = f.mapping_of(std::span(best, f.num_columns()));
   const Evaluation eval = sim.evaluate(mapping);
   if (!eval.valid) {
-    throw std::runtime_error("CBC's best solution overflows a memory once rounded to a mapping "
-                             "(overflow " + std::to_string(eval.total_overflow_bytes()) +
-                             " bytes): a numerical problem in the solver");
+    throw std::runtime_error(
+        "CBC's best solution overflows a memory once rounded to a mapping "
+        "(overflow " +
+        std::to_string(eval.total_overflow_bytes()) + " bytes): a numerical problem in the solver");
   }
   s.mapping = mapping;
   s.latency_fs = eval.latency_fs;

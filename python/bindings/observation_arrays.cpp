@@ -3,7 +3,7 @@
 #include <cstring>
 #include <memory>
 
-#include "env/time.hpp"
+#include "env/model/time.hpp"
 
 namespace memplace::python {
 

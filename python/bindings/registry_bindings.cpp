@@ -1,8 +1,8 @@
 // The registry from Python: environment ids, their options, and the shipped workloads and
 // hardware models.
-#include "env/hardware.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/workload.hpp"
 #include "env/registry.hpp"
-#include "env/workload.hpp"
 #include "python/bindings/bindings.hpp"
 
 namespace memplace::python {

@@ -4,12 +4,12 @@
 #include <string>
 
 #include <pybind11/stl/filesystem.h>
-#include "env/mapping_io.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/rectify.hpp"
+#include "env/model/references.hpp"
+#include "env/model/simulator.hpp"
 #include "env/optimum/certificate.hpp"
 #include "env/optimum/solver.hpp"
-#include "env/rectify.hpp"
-#include "env/references.hpp"
-#include "env/simulator.hpp"
 
 #include "python/bindings/bindings.hpp"
 
@@ -238,8 +238,8 @@ void bind_simulator_class(py::module_& m) {
             d["compiler_fs"] = r.compiler_fs;
             d["lower_bound_fs"] = r.lower_bound_fs;
             const auto c = optimum::shipped_certificate(s);
-            d["optimum_status"] = c ? py::object(py::str(std::string(status_name(c->status))))
-                                    : py::none();
+            d["optimum_status"] =
+                c ? py::object(py::str(std::string(status_name(c->status)))) : py::none();
             d["optimum_fs"] = c ? py::object(py::int_(c->latency_fs)) : py::none();
             d["optimum_bound_fs"] = c ? py::object(py::int_(c->bound_fs)) : py::none();
             return d;
@@ -259,7 +259,7 @@ void bind_simulator_class(py::module_& m) {
           },
           py::arg("mapping"),
           "(mapping, demotions, valid): the mapping repaired as a compiler would "
-          "(env/rectify.hpp).")
+          "(env/model/rectify.hpp).")
       .def(
           "load_mapping",
           [](const Simulator& s, const std::filesystem::path& path) {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace {
 

@@ -1,7 +1,8 @@
-#include "env/hardware.hpp"
+#include "env/model/hardware.hpp"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
@@ -25,6 +26,14 @@ std::optional<std::size_t> Hardware::find_memory(std::string_view memory_name) c
     if (memories[m].name == memory_name) return m;
   }
   return std::nullopt;
+}
+
+std::vector<std::size_t> Hardware::staging_memories() const {
+  std::vector<std::size_t> out;
+  for (std::size_t m = 0; m + 1 < memories.size(); ++m) {
+    if (!dma.staging || std::ranges::count(*dma.staging, memories[m].name) > 0) out.push_back(m);
+  }
+  return out;
 }
 
 void Hardware::validate(std::string_view origin) const {
@@ -61,13 +70,28 @@ void Hardware::validate(std::string_view origin) const {
   if (!std::isfinite(layer_overhead_s) || layer_overhead_s < 0) {
     fail("layer_overhead_s", "must be a finite non-negative number");
   }
+  if (dma.lookahead < 0) fail("dma.lookahead", "must be a non-negative number of layers");
+  if (dma.staging) {
+    std::unordered_set<std::string> staged;
+    for (std::size_t i = 0; i < dma.staging->size(); ++i) {
+      const std::string& memory = (*dma.staging)[i];
+      const std::string field = "dma.staging[" + std::to_string(i) + "]";
+      const auto m = find_memory(memory);
+      if (!m) fail(field, "unknown memory '" + memory + "'");
+      if (*m == slowest()) {
+        fail(field, "'" + memory + "' is the slowest memory: staging must be faster than a home");
+      }
+      if (!staged.insert(memory).second) fail(field, "'" + memory + "' listed twice");
+    }
+  }
 }
 
 Hardware Hardware::from_yaml(std::string_view text, std::string_view origin) {
   const YamlInput in(text, std::string(origin));
   const YAML::Node& root = in.root();
   in.reject_unknown_keys(
-      root, {"name", "description", "memories", "compute", "layer_overhead_s", "memory_time"}, "");
+      root,
+      {"name", "description", "memories", "compute", "layer_overhead_s", "memory_time", "dma"}, "");
   Hardware hw;
   hw.name = in.string(in.require(root, "name", ""), "name");
   if (auto n = in.optional(root, "description", ""); n.IsDefined()) {
@@ -111,13 +135,33 @@ Hardware Hardware::from_yaml(std::string_view text, std::string_view origin) {
     if (!c) in.fail(n, "memory_time", "expected 'max' or 'sum', got '" + text_value + "'");
     hw.memory_time = *c;
   }
-  // Cross-field rules (names unique, fastest first) with the line of the memories list.
+  YAML::Node staging_node;
+  if (auto dma = in.optional(root, "dma", ""); dma.IsDefined()) {
+    in.reject_unknown_keys(dma, {"lookahead", "staging", "during_overhead"}, "dma");
+    if (auto n = in.optional(dma, "lookahead", "dma"); n.IsDefined()) {
+      hw.dma.lookahead = in.count(n, "dma.lookahead");
+    }
+    if (auto n = in.optional(dma, "staging", "dma"); n.IsDefined()) {
+      in.require_sequence(n, "dma.staging");
+      hw.dma.staging.emplace();
+      for (std::size_t i = 0; i < n.size(); ++i)
+        hw.dma.staging->push_back(in.string(n[i], "dma.staging[" + std::to_string(i) + "]"));
+      staging_node = n;
+    }
+    if (auto n = in.optional(dma, "during_overhead", "dma"); n.IsDefined()) {
+      hw.dma.during_overhead = in.boolean(n, "dma.during_overhead");
+    }
+  }
+  // Cross-field rules (names unique, fastest first, staging memories known) with the line of
+  // the list they concern.
   try {
     hw.validate(origin);
   } catch (const InputError& e) {
     const std::string message = e.what();
     const std::string prefix = std::string(origin) + ": ";
-    in.fail(mems, "", message.substr(message.rfind(prefix, 0) == 0 ? prefix.size() : 0));
+    const bool about_staging = message.find("dma.staging") != std::string::npos;
+    in.fail(about_staging ? staging_node : mems, "",
+            message.substr(message.rfind(prefix, 0) == 0 ? prefix.size() : 0));
   }
   return hw;
 }
@@ -147,6 +191,16 @@ std::string Hardware::to_yaml() const {
   out << YAML::EndMap;
   out << YAML::Key << "layer_overhead_s" << YAML::Value << layer_overhead_s;
   out << YAML::Key << "memory_time" << YAML::Value << std::string(combine_name(memory_time));
+  out << YAML::Key << "dma" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "lookahead" << YAML::Value << dma.lookahead;
+  if (dma.staging) {
+    out << YAML::Key << "staging" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& m : *dma.staging)
+      out << m;
+    out << YAML::EndSeq;
+  }
+  out << YAML::Key << "during_overhead" << YAML::Value << dma.during_overhead;
+  out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -1,8 +1,8 @@
 // Rectification: turning an invalid mapping into a valid one, as a compiler would.
 #pragma once
 
-#include "env/mapping.hpp"
-#include "env/simulator.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace {
 

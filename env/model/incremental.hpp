@@ -4,7 +4,8 @@
 // It keeps, per layer, the transfer time to each memory (so moving a tensor touches only its
 // layer and, for an activation, its consumers), and per memory a segment tree of live activation
 // bytes over the schedule (so capacity questions over a live range are O(log N)). Latency is
-// integer femtoseconds, so it always equals Simulator::evaluate exactly.
+// integer femtoseconds, so it always equals Simulator::evaluate exactly — under the pinned
+// dynamics, which is the only one it models (a streaming simulator's latencies differ).
 //
 // Not thread-safe: use one evaluator per thread (they are cheap to copy).
 #pragma once
@@ -12,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "env/range_max_tree.hpp"
-#include "env/simulator.hpp"
+#include "env/model/range_max_tree.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace {
 
@@ -52,6 +53,8 @@ class IncrementalEvaluator {
   // Whether memory m can hold `tensor` over its whole live range, given every other tensor where
   // it is now (the sequential environment's action mask).
   bool fits(std::size_t tensor, MemoryIndex m);
+  // The same against another capacity for m (the streaming-aware compiler's reserves).
+  bool fits(std::size_t tensor, MemoryIndex m, std::int64_t capacity);
   // Moves `tensor` to memory m. Throws std::out_of_range for a bad tensor or memory index.
   void move(std::size_t tensor, MemoryIndex m);
 

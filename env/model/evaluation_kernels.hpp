@@ -11,8 +11,8 @@
 #include <span>
 #include <vector>
 
-#include "env/mapping.hpp"
-#include "env/time.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/time.hpp"
 
 namespace memplace {
 

@@ -1,8 +1,8 @@
-#include "env/rectify.hpp"
+#include "env/model/rectify.hpp"
 
 #include <limits>
 
-#include "env/incremental.hpp"
+#include "env/model/incremental.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,5 @@
-// The cost model (docs/cost-model.md): latency and validity of a mapping.
+// The cost model (docs/cost-model.md): latency and validity of a mapping. What follows is the
+// pinned dynamics (v0); the streaming dynamics (v1) builds on it (env/model/streaming.hpp).
 //
 // For layer l and memory M, bytes(l, M) = weight traffic of l if its weight is in M + output bytes
 // of l if its output is in M + bytes of each input whose producer put its output in M (+ graph
@@ -17,17 +18,26 @@
 #include <span>
 #include <vector>
 
-#include "env/evaluation_kernels.hpp"
-#include "env/hardware.hpp"
-#include "env/mapping.hpp"
-#include "env/time.hpp"
-#include "env/workload.hpp"
+#include "env/model/evaluation_kernels.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/streaming.hpp"
+#include "env/model/time.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace {
+
+// What happens in time (docs/cost-model.md): every tensor read from its home while each layer runs
+// alone (pinned, cost model v0), or a DMA prefetching reads into free faster memory in the idle
+// time of earlier layers (streaming, v1). The mapping and its validity are the same under both.
+enum class Dynamics : std::uint8_t { pinned, streaming };
+std::string_view dynamics_name(Dynamics d);
+std::optional<Dynamics> dynamics_from_name(std::string_view name);
 
 struct SimulatorOptions {
   // Overrides the hardware model's memory_time when set.
   std::optional<MemoryTimeCombine> memory_time;
+  Dynamics dynamics = Dynamics::pinned;
   // Use the portable scalar evaluation kernel even where the vector one is available (tests
   // compare the two; results are identical either way).
   bool scalar_kernel = false;
@@ -53,6 +63,7 @@ class Simulator {
   const Workload& workload() const { return workload_; }
   const Hardware& hardware() const { return hardware_; }
   MemoryTimeCombine memory_time() const { return combine_; }
+  Dynamics dynamics() const { return dynamics_; }
   std::size_t num_layers() const { return num_layers_; }
   std::size_t num_tensors() const { return 2 * num_layers_; }
   std::size_t num_memories() const { return num_memories_; }
@@ -64,7 +75,7 @@ class Simulator {
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
   void check_mapping(std::span<const MemoryIndex> mapping) const;
 
-  // --- The compiled model, for evaluators and agents. Tensor ids as in env/mapping.hpp. ---
+  // --- The compiled model, for evaluators and agents. Tensor ids as in env/model/mapping.hpp. ---
   std::int64_t capacity(std::size_t m) const { return capacity_[m]; }
   std::int64_t tensor_bytes(std::size_t tensor) const { return tensor_bytes_[tensor]; }
   // Schedule steps over which a tensor occupies memory (inclusive); weights: the whole schedule.
@@ -124,6 +135,7 @@ class Simulator {
   Workload workload_;
   Hardware hardware_;
   MemoryTimeCombine combine_;
+  Dynamics dynamics_;
   std::size_t num_layers_;
   std::size_t num_memories_;
   TimeFs overhead_fs_;
@@ -141,6 +153,7 @@ class Simulator {
 
   bool scalar_kernel_;
   detail::EvaluationPlan plan_;
+  detail::StreamingPlan streaming_plan_;  // built for the streaming dynamics only
 };
 
 }  // namespace memplace

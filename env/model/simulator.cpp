@@ -1,4 +1,4 @@
-#include "env/simulator.hpp"
+#include "env/model/simulator.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,10 +16,21 @@ std::int64_t Evaluation::total_overflow_bytes() const {
   return total;
 }
 
+std::string_view dynamics_name(Dynamics d) {
+  return d == Dynamics::pinned ? "pinned" : "streaming";
+}
+
+std::optional<Dynamics> dynamics_from_name(std::string_view name) {
+  if (name == "pinned") return Dynamics::pinned;
+  if (name == "streaming") return Dynamics::streaming;
+  return std::nullopt;
+}
+
 Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions options)
     : workload_(std::move(workload)),
       hardware_(std::move(hardware)),
       combine_(options.memory_time.value_or(hardware_.memory_time)),
+      dynamics_(options.dynamics),
       num_layers_(workload_.size()),
       num_memories_(hardware_.num_memories()),
       scalar_kernel_(options.scalar_kernel) {
@@ -84,6 +95,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
   }
 
   plan_ = detail::build_evaluation_plan(*this);
+  if (dynamics_ == Dynamics::streaming) streaming_plan_ = detail::build_streaming_plan(*this);
 }
 
 std::size_t Simulator::live_first(std::size_t tensor) const {
@@ -139,7 +151,9 @@ void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) 
   out.layer_fs.resize(num_layers_);
   out.peak_bytes.resize(num_memories_);
   out.overflow_bytes.resize(num_memories_);
-  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out)) {
+  if (dynamics_ == Dynamics::streaming) {
+    detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
+  } else if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out)) {
     detail::evaluate_scalar(*this, plan_, mapping, out);
   }
   out.valid = true;

@@ -1,4 +1,4 @@
-#include "env/memory_profile.hpp"
+#include "env/model/memory_profile.hpp"
 
 namespace memplace {
 

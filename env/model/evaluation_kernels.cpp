@@ -1,10 +1,10 @@
-#include "env/evaluation_kernels.hpp"
+#include "env/model/evaluation_kernels.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 
-#include "env/simulator.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::detail {
 

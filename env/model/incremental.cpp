@@ -1,4 +1,4 @@
-#include "env/incremental.hpp"
+#include "env/model/incremental.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -140,15 +140,19 @@ IncrementalEvaluator::Outcome IncrementalEvaluator::preview(std::size_t tensor, 
 }
 
 bool IncrementalEvaluator::fits(std::size_t tensor, MemoryIndex m) {
+  return fits(tensor, m, sim_->capacity(m));
+}
+
+bool IncrementalEvaluator::fits(std::size_t tensor, MemoryIndex m, std::int64_t capacity) {
   check(tensor, m);
   const std::int64_t bytes = sim_->tensor_bytes(tensor);
   // Its own bytes already count if it is in m now.
   const std::int64_t extra = mapping_[tensor] == m ? 0 : bytes;
   if (tensor_kind(tensor) == TensorKind::weight) {
-    return peak_bytes(m) + extra <= sim_->capacity(m);
+    return peak_bytes(m) + extra <= capacity;
   }
   const std::int64_t live = live_[m].max(sim_->live_first(tensor), sim_->live_last(tensor));
-  return pinned_[m] + live + extra <= sim_->capacity(m);
+  return pinned_[m] + live + extra <= capacity;
 }
 
 void IncrementalEvaluator::move(std::size_t tensor, MemoryIndex m) {

@@ -27,6 +27,19 @@ struct Memory {
 
 inline constexpr std::size_t kMaxMemories = 8;
 
+// The DMA engine of the streaming dynamics (cost model v1, docs/cost-model.md): it copies data a
+// coming layer reads from a slow memory into free space of a faster one while earlier layers run.
+// Ignored by the pinned dynamics (v0).
+struct Dma {
+  // How many layers before its reader a copy may be issued (0: no prefetch, v1 = v0).
+  std::int64_t lookahead = 8;
+  // The memories copies may be staged into, by name; unset: every memory but the slowest.
+  std::optional<std::vector<std::string>> staging;
+  // Whether the DMA keeps moving data during the per-layer overhead (launch, barrier).
+  bool during_overhead = true;
+  friend bool operator==(const Dma&, const Dma&) = default;
+};
+
 struct Hardware {
   std::string name;
   std::string description;
@@ -36,11 +49,14 @@ struct Hardware {
   double vector_ops_per_s = 0;   // elementwise / reduction operations per second
   double layer_overhead_s = 0;   // fixed cost of every layer (launch, synchronisation)
   MemoryTimeCombine memory_time = MemoryTimeCombine::max;
+  Dma dma;
 
   double mac_rate() const { return peak_macs_per_s * mac_utilisation; }
   std::size_t num_memories() const { return memories.size(); }
   std::size_t slowest() const { return memories.size() - 1; }
   std::optional<std::size_t> find_memory(std::string_view memory_name) const;
+  // The DMA's staging memories as indices, fastest first (validate() guarantees the names).
+  std::vector<std::size_t> staging_memories() const;
 
   // Throws InputError if any field is out of range ("<origin>: <field>: <problem>").
   void validate(std::string_view origin) const;

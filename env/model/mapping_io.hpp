@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "env/mapping.hpp"
-#include "env/simulator.hpp"
+#include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace {
 

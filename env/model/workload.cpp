@@ -1,4 +1,4 @@
-#include "env/workload.hpp"
+#include "env/model/workload.hpp"
 
 #include <yaml-cpp/yaml.h>
 

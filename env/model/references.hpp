@@ -1,0 +1,63 @@
+// Reference mappings (docs/cost-model.md): the points every result is measured against.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
+
+namespace memplace {
+
+// Every tensor in the slowest memory (all-DRAM on NNP-I).
+Mapping all_slowest_mapping(const Simulator& sim);
+
+// The native-compiler stand-in of the pinned dynamics: a production-style greedy allocator.
+// Starting from all-slowest, each tensor's benefit is the (pinned) latency saved by moving it alone
+// to the fastest memory; tensors with a positive benefit are visited by benefit per byte,
+// descending (ties: lower tensor id), and each goes to the fastest memory where it fits over its
+// whole live range, within `capacities` (default: the hardware's). Valid whenever the all-slowest
+// mapping is.
+Mapping pinned_compiler_mapping(const Simulator& sim,
+                                std::span<const std::int64_t> capacities = {});
+
+// The staging reserves the streaming-aware compiler tries: fractions of each staging memory's
+// capacity kept free for the DMA.
+inline constexpr std::array<double, 5> kStagingReserves = {0, 0.125, 0.25, 0.5, 0.75};
+
+// The compiler every speedup is over, for the simulator's dynamics. Pinned: the greedy above.
+// Streaming: the greedy run with every combination of reserves (kStagingReserves per staging
+// memory; with more than three staging memories, one fraction for all) taken from the staging
+// memories' capacities, each result scored under streaming, the fastest kept (ties: the first
+// in that order, which starts with no reserve) — a simple stand-in for what compilers with
+// memory-space assignment do.
+Mapping compiler_mapping(const Simulator& sim);
+
+// A latency no mapping can beat under either dynamics: capacities ignored, and each layer's
+// traffic at the best rate any split of its tensors could reach (bytes / sum of all bandwidths
+// under `max`, bytes / the fastest bandwidth under `sum`), rounded down. A layer's reads are
+// counted in it under streaming too (a prefetched read is read from the staging memory).
+TimeFs lower_bound_fs(const Simulator& sim);
+
+// The slowest port's bound: the bytes that cross the slowest memory whatever the mapping (graph
+// inputs; tensors that fit in no faster memory, for every read and write of them), at its
+// bandwidth, rounded down. A prefetch moves them across the same port, so it holds under
+// streaming.
+TimeFs slowest_port_bound_fs(const Simulator& sim);
+// Compute alone: the sum over layers of compute time and overhead.
+TimeFs compute_bound_fs(const Simulator& sim);
+
+struct ReferenceLatencies {
+  TimeFs all_slowest_fs = 0;
+  TimeFs compiler_fs = 0;     // compiler_mapping: the streaming-aware compiler under streaming
+  TimeFs lower_bound_fs = 0;  // pinned: lower_bound_fs; streaming: the largest of the three bounds
+};
+ReferenceLatencies reference_latencies(const Simulator& sim);
+
+// Speedup of a mapping over the compiler mapping: latency(compiler) / latency(mapping).
+inline double speedup(TimeFs compiler_fs, TimeFs mapping_fs) {
+  return static_cast<double>(compiler_fs) / static_cast<double>(mapping_fs);
+}
+
+}  // namespace memplace

@@ -1,0 +1,214 @@
+#include "env/model/streaming.hpp"
+
+#include <algorithm>
+
+#include "env/model/simulator.hpp"
+
+namespace memplace::detail {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+
+// The staging port's time for `done` of a copy's home-port time: done * stage / home, rounded up.
+TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
+  const u128 num = static_cast<u128>(done) * static_cast<u128>(stage_fs);
+  return static_cast<TimeFs>((num + static_cast<u128>(home_fs) - 1) / static_cast<u128>(home_fs));
+}
+
+// The most home-port time a copy may advance with `stage_idle` of its staging port:
+// floor(stage_idle * home / stage), so that stage_share of it is at most stage_idle.
+TimeFs home_within(TimeFs stage_idle, TimeFs stage_fs, TimeFs home_fs) {
+  const u128 num = static_cast<u128>(stage_idle) * static_cast<u128>(home_fs);
+  return static_cast<TimeFs>(num / static_cast<u128>(stage_fs));
+}
+
+// A planned copy: a buffer in `stage` from layer `issue` to the end of layer `reader`.
+struct Copy {
+  std::uint32_t reader;
+  std::uint32_t issue;
+  std::uint8_t home;
+  std::uint8_t stage;
+  TimeFs home_fs;   // the whole read from home
+  TimeFs stage_fs;  // the whole read from the staging memory
+  TimeFs done;      // home-port time copied so far
+};
+
+// Per-thread working memory, so that an evaluation allocates nothing once warm.
+struct Scratch {
+  std::vector<TimeFs> acc;          // layer x memory: v0 transfer time
+  std::vector<std::int64_t> delta;  // memory x (steps + 1): live activation bytes, as changes
+  std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
+  std::vector<Copy> copies;
+};
+
+}  // namespace
+
+StreamingPlan build_streaming_plan(const Simulator& sim) {
+  StreamingPlan plan;
+  const Hardware& hw = sim.hardware();
+  plan.staging = hw.staging_memories();
+  plan.lookahead = static_cast<std::size_t>(hw.dma.lookahead);
+  plan.during_overhead = hw.dma.during_overhead;
+  const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
+  plan.read_offsets.assign(n + 1, 0);
+  auto window_start = [&](std::size_t reader, std::size_t data_from) {
+    return std::max(data_from, reader >= plan.lookahead ? reader - plan.lookahead : 0);
+  };
+  for (std::size_t l = 0; l < n; ++l) {
+    const Layer& layer = sim.workload().layer(l);
+    auto add = [&](std::uint32_t tensor, std::size_t start, std::int64_t bytes, auto fs_of) {
+      if (bytes <= 0 || start + 1 > l) return;  // nothing to read, or no layer to copy in
+      StreamRead r;
+      r.tensor = tensor;
+      r.window_start = static_cast<std::uint32_t>(start);
+      r.bytes = bytes;
+      for (std::size_t m = 0; m < m_count; ++m)
+        r.fs[m] = fs_of(m);
+      plan.reads.push_back(r);
+    };
+    // A gathered weight (traffic below its footprint, as an embedding) is not prefetchable.
+    if (layer.weight_traffic_bytes == layer.weight_bytes) {
+      add(static_cast<std::uint32_t>(tensor_id(l, TensorKind::weight)), window_start(l, 0),
+          layer.weight_traffic_bytes, [&](std::size_t m) { return sim.weight_fs(l, m); });
+    }
+    for (const Simulator::Dependency& d : sim.in_edges(l)) {
+      std::int64_t bytes = 0;
+      for (const InputEdge& e : layer.inputs)
+        bytes += e.producer == d.layer ? e.bytes : 0;
+      add(static_cast<std::uint32_t>(tensor_id(d.layer, TensorKind::activation)),
+          window_start(l, d.layer + 1), bytes,
+          [&](std::size_t m) { return sim.read_fs(d.index, m); });
+    }
+    add(StreamRead::kGraphInput, window_start(l, 0), layer.external_input_bytes,
+        [&](std::size_t m) {
+          return duration_fs(layer.external_input_bytes, hw.memories[m].bandwidth_bytes_per_s);
+        });
+    plan.read_offsets[l + 1] = plan.reads.size();
+  }
+  return plan;
+}
+
+void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
+                        std::span<const MemoryIndex> mapping, Evaluation& out) {
+  thread_local Scratch s;
+  const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
+  const std::size_t slowest = m_count - 1;
+  const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
+
+  // 1. v0: transfer times per layer and memory; live bytes per step; peaks.
+  s.acc.assign(n * m_count, 0);
+  for (std::size_t l = 0; l < n; ++l)
+    sim.add_transfer_fs(l, mapping, &s.acc[l * m_count]);
+  s.delta.assign(m_count * (n + 1), 0);
+  std::array<std::int64_t, kMaxMemories> pinned{};
+  for (std::size_t l = 0; l < n; ++l) {
+    pinned[mapping[tensor_id(l, TensorKind::weight)]] +=
+        sim.tensor_bytes(tensor_id(l, TensorKind::weight));
+    const std::size_t act = tensor_id(l, TensorKind::activation);
+    const std::int64_t bytes = sim.tensor_bytes(act);
+    std::int64_t* d = &s.delta[mapping[act] * (n + 1)];
+    d[l] += bytes;
+    d[sim.live_last(act) + 1] -= bytes;
+  }
+  const std::size_t slots = plan.staging.size();
+  s.used.resize(slots * n);
+  for (std::size_t m = 0; m < m_count; ++m) {
+    const std::int64_t* d = &s.delta[m * (n + 1)];
+    const auto slot = std::ranges::find(plan.staging, m) - plan.staging.begin();
+    std::int64_t* used = static_cast<std::size_t>(slot) < slots ? &s.used[slot * n] : nullptr;
+    std::int64_t live = 0, peak = 0;
+    for (std::size_t step = 0; step < n; ++step) {
+      live += d[step];
+      peak = std::max(peak, live);
+      if (used) used[step] = pinned[m] + live;
+    }
+    out.peak_bytes[m] = pinned[m] + peak;
+  }
+
+  // 2. The DMA plan, in order of need.
+  s.copies.clear();
+  for (std::size_t l = 0; l < n; ++l) {
+    const TimeFs* acc = &s.acc[l * m_count];
+    TimeFs traffic = 0;
+    for (std::size_t m = 0; m < m_count; ++m)
+      traffic += acc[m];
+    for (std::size_t r = plan.read_offsets[l]; r < plan.read_offsets[l + 1]; ++r) {
+      const StreamRead& read = plan.reads[r];
+      const std::size_t home =
+          read.tensor == StreamRead::kGraphInput ? slowest : mapping[read.tensor];
+      if ((combine_max ? acc[home] : traffic) <= sim.compute_fs(l)) continue;
+      std::size_t best_slot = slots, best_issue = l;  // best_issue == l: nowhere to copy
+      for (std::size_t slot = slots; slot-- > 0;) {   // slowest first: it wins ties
+        const std::size_t stage = plan.staging[slot];
+        if (stage >= home) continue;
+        const std::int64_t room = sim.capacity(stage) - read.bytes;
+        const std::int64_t* used = &s.used[slot * n];
+        std::size_t issue = l + 1;
+        while (issue > read.window_start && used[issue - 1] <= room)
+          --issue;
+        if (issue < best_issue) best_slot = slot, best_issue = issue;
+      }
+      if (best_issue >= l) continue;
+      std::int64_t* used = &s.used[best_slot * n];
+      for (std::size_t step = best_issue; step <= l; ++step)
+        used[step] += read.bytes;
+      const std::size_t stage = plan.staging[best_slot];
+      s.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
+                              .issue = static_cast<std::uint32_t>(best_issue),
+                              .home = static_cast<std::uint8_t>(home),
+                              .stage = static_cast<std::uint8_t>(stage),
+                              .home_fs = read.fs[home],
+                              .stage_fs = read.fs[stage],
+                              .done = 0});
+    }
+  }
+
+  // 3. The layers in schedule order, the DMA advancing in their idle time.
+  TimeFs latency = 0;
+  std::size_t first = 0;  // the first copy whose reader has not run yet
+  for (std::size_t l = 0; l < n; ++l) {
+    std::array<TimeFs, kMaxMemories> load{};
+    std::copy_n(&s.acc[l * m_count], m_count, load.begin());
+    TimeFs t = sim.layer_time(l, load.data());
+    std::size_t end = first;
+    if (first < s.copies.size() && s.copies[first].reader == l) {
+      std::array<TimeFs, kMaxMemories> staged = load;
+      for (; end < s.copies.size() && s.copies[end].reader == l; ++end) {
+        const Copy& c = s.copies[end];
+        staged[c.home] -= c.done;
+        staged[c.stage] += stage_share(c.done, c.stage_fs, c.home_fs);
+      }
+      const TimeFs t_staged = sim.layer_time(l, staged.data());
+      if (t_staged < t) t = t_staged, load = staged;
+    }
+    first = end;
+    out.layer_fs[l] = t;
+    latency += t;
+
+    const TimeFs busy = plan.during_overhead ? t : t - sim.overhead_fs();
+    std::array<TimeFs, kMaxMemories> idle{};
+    TimeFs path_idle = busy;  // memory_time sum: one shared path
+    for (std::size_t m = 0; m < m_count; ++m) {
+      idle[m] = busy - load[m];
+      path_idle -= load[m];
+    }
+    for (std::size_t i = first; i < s.copies.size() && s.copies[i].reader <= l + plan.lookahead;
+         ++i) {
+      Copy& c = s.copies[i];
+      if (c.issue > l || c.done == c.home_fs) continue;
+      TimeFs step = c.home_fs - c.done;
+      if (combine_max) {
+        step = std::min({step, idle[c.home], home_within(idle[c.stage], c.stage_fs, c.home_fs)});
+        idle[c.home] -= step;
+        idle[c.stage] -= stage_share(step, c.stage_fs, c.home_fs);
+      } else {
+        step = std::min(step, home_within(path_idle, c.stage_fs + c.home_fs, c.home_fs));
+        path_idle -= step + stage_share(step, c.stage_fs, c.home_fs);
+      }
+      c.done += step;
+    }
+  }
+  out.latency_fs = latency;
+}
+
+}  // namespace memplace::detail

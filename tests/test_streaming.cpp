@@ -1,0 +1,219 @@
+// The streaming dynamics (cost model v1): a toy case with every DMA byte computed by hand, and
+// properties over random DAGs and the shipped workloads (lookahead 0 is v0 bit for bit, v1 is
+// never slower than v0, validity is v0's, the thread count changes nothing).
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "env/model/references.hpp"
+#include "env/model/simulator.hpp"
+#include "tests/toy.hpp"
+
+namespace memplace {
+namespace {
+
+using toy::ns;
+
+const SimulatorOptions kStreaming{.memory_time = std::nullopt, .dynamics = Dynamics::streaming};
+
+// Z -> A -> B -> C; only C's 40-byte weight can be prefetched (every activation is read by the
+// layer right after its producer, so it exists only when it is needed). Toy hardware: FAST 1 ns
+// per byte, SLOW 10 ns per byte, 1 MAC = 1 ns, 5 ns overhead per layer.
+Workload stream_chain() {
+  return toy::workload("stream", {{"Z", 200, 0, 60, {}},
+                                  {"A", 500, 0, 10, {{"Z", 60}}},
+                                  {"B", 100, 0, 10, {{"A", 10}}},
+                                  {"C", 100, 40, 10, {{"B", 10}}}});
+}
+
+// Activations in FAST, weights in SLOW.
+Mapping activations_fast() {
+  return {1, 0, 1, 0, 1, 0, 1, 0};
+}
+
+TimeFs streaming_latency(Hardware hw, std::int64_t lookahead) {
+  hw.dma.lookahead = lookahead;
+  const Simulator sim(stream_chain(), std::move(hw), kStreaming);
+  return sim.evaluate(activations_fast()).latency_fs;
+}
+
+TEST_CASE("streaming: the toy chain, every DMA byte by hand") {
+  // Pinned (v0): Z max(200, 60 FAST) + 5 = 205; A max(500, 60 + 10) + 5 = 505;
+  // B max(100, 20) + 5 = 105; C max(100, 400 SLOW for the weight, 20 FAST) + 5 = 405. 1220 ns.
+  const Simulator pinned(stream_chain(), toy::hardware());
+  CHECK(pinned.evaluate(activations_fast()).latency_fs == ns(1220));
+
+  // Lookahead 8: C's weight (400 ns of SLOW time, above C's 100 ns of compute) is a candidate; its
+  // 40-byte buffer fits FAST from layer 0 (FAST holds at most 70 bytes of activations). The copy
+  // advances 205 ns in Z (SLOW idle all of Z's 205 ns, FAST idle 145 ns = 1450 ns of SLOW time)
+  // and the remaining 195 ns in A. C reads it all from FAST: max(100, 0 SLOW, 20 + 40 FAST) + 5.
+  CHECK(streaming_latency(toy::hardware(), 8) == ns(205 + 505 + 105 + 105));
+
+  // Lookahead 1: the copy may start in B only and advances by B's 105 ns of idle SLOW time. C
+  // reads the other 400 - 105 = 295 ns from SLOW, and 105/400 of 40 ns = 10.5 ns from FAST:
+  // max(100, 295, 20 + 10.5) + 5 = 300.
+  CHECK(streaming_latency(toy::hardware(), 1) == ns(205 + 505 + 105 + 300));
+
+  // Lookahead 0: no prefetch, exactly v0.
+  CHECK(streaming_latency(toy::hardware(), 0) == ns(1220));
+
+  // FAST holds 100 bytes: in use 60 (step Z), 70 (A: Z's and A's outputs), 20, 20. The 40-byte
+  // buffer fits from B on only, so lookahead 8 gives what lookahead 1 gave.
+  Hardware small = toy::hardware();
+  small.memories[0].capacity_bytes = 100;
+  CHECK(streaming_latency(small, 8) == ns(205 + 505 + 105 + 300));
+
+  // Without the overhead as DMA time, B gives 100 ns: C = max(100, 300, 20 + 10) + 5 = 305.
+  Hardware busy_barrier = toy::hardware();
+  busy_barrier.dma.during_overhead = false;
+  CHECK(streaming_latency(busy_barrier, 1) == ns(205 + 505 + 105 + 305));
+  // ... and over a long window Z and A still copy it all (200 + 200 ns of 400).
+  CHECK(streaming_latency(busy_barrier, 8) == ns(205 + 505 + 105 + 105));
+
+  // memory_time sum (one shared path): v0 C = max(100, 400 + 20) + 5 = 425; 1240 ns in all. At
+  // lookahead 1, B leaves 105 - 20 = 85 ns of the path idle; each fs of SLOW copy costs 1.1 fs of
+  // path (the 40 ns FAST write per 400 ns), so floor(85e6 / 1.1) = 77,272,727 fs are copied, and
+  // the FAST share rounds up: ceil(7,727,272.7) = 7,727,273 fs. C reads 400e6 - 77,272,727 fs from
+  // SLOW and 20e6 + 7,727,273 from FAST: 350,454,546 fs, + 5 ns of overhead.
+  const Simulator pinned_sum(stream_chain(), toy::hardware(MemoryTimeCombine::sum));
+  CHECK(pinned_sum.evaluate(activations_fast()).latency_fs == ns(1240));
+  CHECK(streaming_latency(toy::hardware(MemoryTimeCombine::sum), 1) ==
+        ns(205 + 505 + 105) + 355'454'546);
+}
+
+TEST_CASE("streaming: no staging memory, or a read homed in the fastest memory, copies nothing") {
+  Hardware none = toy::hardware();
+  none.dma.staging = std::vector<std::string>{};
+  CHECK(streaming_latency(none, 8) == ns(1220));
+  // Every tensor in FAST: nothing is faster, so v1 = v0.
+  const Simulator pinned(stream_chain(), toy::hardware());
+  const Simulator streaming(stream_chain(), toy::hardware(), kStreaming);
+  const Mapping fast(8, 0);
+  CHECK(streaming.evaluate(fast).latency_fs == pinned.evaluate(fast).latency_fs);
+}
+
+Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories) {
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(memories) - 1);
+  Mapping m(tensors);
+  for (MemoryIndex& x : m)
+    x = static_cast<MemoryIndex>(pick(rng));
+  return m;
+}
+
+// v0 against v1 at `lookahead` on one mapping: lookahead 0 must be identical, any other never
+// slower, layer by layer; peaks and validity are always v0's.
+void check_against_pinned(const Simulator& pinned, const Simulator& streaming,
+                          std::span<const MemoryIndex> mapping) {
+  const Evaluation v0 = pinned.evaluate(mapping);
+  const Evaluation v1 = streaming.evaluate(mapping);
+  CHECK(v1.peak_bytes == v0.peak_bytes);
+  CHECK(v1.overflow_bytes == v0.overflow_bytes);
+  CHECK(v1.valid == v0.valid);
+  if (streaming.hardware().dma.lookahead == 0) {
+    CHECK(v1.latency_fs == v0.latency_fs);
+    CHECK(v1.layer_fs == v0.layer_fs);
+    return;
+  }
+  CHECK(v1.latency_fs <= v0.latency_fs);
+  for (std::size_t l = 0; l < v0.layer_fs.size(); ++l)
+    CHECK(v1.layer_fs[l] <= v0.layer_fs[l]);
+}
+
+TEST_CASE("streaming: lookahead 0 is v0 and v1 is never slower, on random DAGs") {
+  std::mt19937_64 rng(11);
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    const Workload w = toy::random_workload(seed, 2 + seed % 30);
+    for (std::size_t levels = 1; levels <= 4; ++levels) {
+      for (MemoryTimeCombine c : {MemoryTimeCombine::max, MemoryTimeCombine::sum}) {
+        for (std::int64_t lookahead : {0, 1, 3, 16}) {
+          Hardware hw = toy::hardware_levels(levels);
+          hw.memory_time = c;
+          hw.dma.lookahead = lookahead;
+          hw.dma.during_overhead = seed % 2 == 0;
+          const Simulator pinned(w, hw);
+          const Simulator streaming(w, hw, kStreaming);
+          for (int trial = 0; trial < 5; ++trial)
+            check_against_pinned(pinned, streaming,
+                                 random_mapping(rng, pinned.num_tensors(), levels));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("streaming: lookahead 0 is v0 and v1 is never slower, on every shipped workload") {
+  std::mt19937_64 rng(5);
+  for (const std::string& name : embedded_workload_names()) {
+    CAPTURE(name);
+    const Workload w = load_workload(name);
+    for (std::int64_t lookahead : {0, 8}) {
+      Hardware hw = load_hardware("nnpi");
+      hw.dma.lookahead = lookahead;
+      const Simulator pinned(w, hw);
+      const Simulator streaming(w, hw, kStreaming);
+      check_against_pinned(pinned, streaming, compiler_mapping(pinned));
+      check_against_pinned(pinned, streaming, all_slowest_mapping(pinned));
+      for (int trial = 0; trial < 3; ++trial)
+        check_against_pinned(pinned, streaming,
+                             random_mapping(rng, pinned.num_tensors(), pinned.num_memories()));
+    }
+  }
+}
+
+TEST_CASE("streaming: evaluations from two threads at once equal one thread's") {
+  const Simulator sim(load_workload("bert-base"), load_hardware("nnpi"), kStreaming);
+  std::mt19937_64 rng(3);
+  std::vector<Mapping> mappings;
+  for (int i = 0; i < 64; ++i)
+    mappings.push_back(random_mapping(rng, sim.num_tensors(), sim.num_memories()));
+  mappings.push_back(compiler_mapping(sim));
+  std::vector<TimeFs> one(mappings.size()), two(mappings.size());
+  for (std::size_t i = 0; i < mappings.size(); ++i)
+    one[i] = sim.evaluate(mappings[i]).latency_fs;
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+  for (std::size_t i = 0; i < mappings.size(); ++i)
+    two[i] = sim.evaluate(mappings[i]).latency_fs;
+  CHECK(one == two);
+}
+
+TEST_CASE("hardware: bad DMA fields name the file, the line and the field") {
+  const std::string base = R"(name: t
+memories:
+  - {name: FAST, capacity_bytes: 100, bandwidth_bytes_per_s: 1e9}
+  - {name: SLOW, capacity_bytes: 1000, bandwidth_bytes_per_s: 1e8}
+compute: {peak_macs_per_s: 1e9, vector_ops_per_s: 1e9}
+)";
+  auto error_of = [&](const std::string& dma) {
+    try {
+      Hardware::from_yaml(base + dma, "t.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("dma: {lookahead: -1}\n") ==
+        "t.yaml:6: dma.lookahead: must be non-negative, got '-1'");
+  CHECK(error_of("dma: {lookahead: 2.5}\n") ==
+        "t.yaml:6: dma.lookahead: must be a whole number, got '2.5'");
+  CHECK(error_of("dma:\n  staging: [SLOW]\n") ==
+        "t.yaml:7: dma.staging[0]: 'SLOW' is the slowest memory: staging must be faster than a "
+        "home");
+  CHECK(error_of("dma:\n  staging: [SRAM]\n") == "t.yaml:7: dma.staging[0]: unknown memory 'SRAM'");
+  CHECK(error_of("dma: {during_overhead: maybe}\n") ==
+        "t.yaml:6: dma.during_overhead: expected true or false, got 'maybe'");
+  CHECK(error_of("dma: {lookahed: 4}\n").find("dma.lookahed: unknown field") != std::string::npos);
+  // Defaults: lookahead 8, every memory but the slowest, the DMA runs through the overhead.
+  const Hardware h = Hardware::from_yaml(base, "t.yaml");
+  CHECK(h.dma.lookahead == 8);
+  CHECK(h.staging_memories() == std::vector<std::size_t>{0});
+  CHECK(h.dma.during_overhead);
+  // A round trip keeps every field.
+  Hardware custom = h;
+  custom.dma =
+      Dma{.lookahead = 3, .staging = std::vector<std::string>{"FAST"}, .during_overhead = false};
+  CHECK(Hardware::from_yaml(custom.to_yaml(), "round trip") == custom);
+  CHECK(Hardware::from_yaml(h.to_yaml(), "round trip") == h);
+}
+
+}  // namespace
+}  // namespace memplace
