@@ -19,6 +19,8 @@ struct EvaluateOptions {
   std::string mapping_path;
   std::string hardware;  // where to load the file's hardware from, if not a shipped name
   std::string memory_time;
+  std::string dynamics;                   // empty: the file's
+  std::optional<std::int64_t> lookahead;  // unset: the file's, else the hardware's
   bool json = false;
   bool per_layer = false;
 };
@@ -31,6 +33,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   spec.memory_time = o.memory_time.empty() && header.memory_time
                          ? std::string(combine_name(*header.memory_time))
                          : o.memory_time;
+  spec.dynamics = o.dynamics.empty() ? std::string(dynamics_name(header.dynamics)) : o.dynamics;
+  spec.lookahead = o.lookahead ? o.lookahead : header.lookahead;
   Hardware hardware;
   if (!o.hardware.empty()) {
     hardware = load_hardware(o.hardware);
@@ -52,9 +56,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const Evaluation eval = sim.evaluate(file.mapping);
   const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;
   const double gain = speedup(compiler, eval.latency_fs);
-  // A result recorded under another memory-time rule cannot be re-checked under this one.
-  const bool comparable = file.recorded && file.header.memory_time.value_or(
-                                               sim.hardware().memory_time) == sim.memory_time();
+  // A result recorded under another memory-time rule or dynamics cannot be re-checked here.
+  const bool comparable = file.recorded && file.header.scored_like(sim);
   const bool replay_ok = !comparable || (file.recorded->latency_fs == eval.latency_fs &&
                                          file.recorded->valid == eval.valid);
   const Hardware& hw = sim.hardware();
@@ -75,6 +78,7 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
                                  {"overflow_bytes", eval.overflow_bytes[m]}});
     }
     doc["memory_time"] = std::string(combine_name(sim.memory_time()));
+    doc["dynamics"] = std::string(dynamics_name(sim.dynamics()));
     if (comparable) doc["recorded_result_matches"] = replay_ok;
     if (o.per_layer) {
       for (std::size_t l = 0; l < sim.num_layers(); ++l) {
@@ -110,8 +114,9 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
       io.out << "\nrecorded result: " << (replay_ok ? "reproduced exactly" : "DOES NOT MATCH")
              << "\n";
     } else if (file.recorded) {
-      io.out << "\nrecorded result: scored under another memory-time rule; not re-checked under "
-             << combine_name(sim.memory_time()) << "\n";
+      io.out << "\nrecorded result: scored under another memory-time rule or dynamics; not "
+                "re-checked under "
+             << combine_name(sim.memory_time()) << ", " << dynamics_name(sim.dynamics()) << "\n";
     }
   }
   if (!replay_ok) {
@@ -141,6 +146,13 @@ void add_evaluate_command(CLI::App& app, Streams io) {
                   "Score under this memory-time rule (max or sum); default: the rule of the "
                   "file's recorded result, else the hardware model's")
       ->check(CLI::IsMember({"max", "sum"}));
+  cmd->add_option("--dynamics", options->dynamics,
+                  "Score under pinned or streaming dynamics (docs/cost-model.md); default: those "
+                  "of the file's recorded result, else pinned")
+      ->check(CLI::IsMember({"pinned", "streaming"}));
+  cmd->add_option("--lookahead", options->lookahead,
+                  "Streaming: the DMA lookahead; default: the file's, else the hardware model's")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_flag("--layers", options->per_layer, "Also print each layer's memories and time");
   cmd->callback([io, options] { run_evaluate(*options, io); });

@@ -207,7 +207,7 @@ void add_optimum_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<OptimumCommandOptions>();
   cmd->add_option("workload", o->workload, "A shipped workload name or a workload YAML file")
       ->required();
-  o->spec.add_options(*cmd);
+  o->spec.add_options(*cmd, /*with_dynamics=*/false);  // the MIP is of cost model v0
   cmd->add_option("--time-limit", o->solver.time_limit_s,
                   "Wall-clock seconds; then the best mapping found and a certified bound")
       ->check(kPositiveSeconds)

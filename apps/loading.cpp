@@ -2,13 +2,14 @@
 
 namespace memplace::cli {
 
-void SimulatorSpec::add_options(CLI::App& cmd) {
+void SimulatorSpec::add_options(CLI::App& cmd, bool with_dynamics) {
   cmd.add_option("--hardware", hardware, "Hardware model: a shipped name or a YAML file")
       ->capture_default_str();
   cmd.add_option("--memory-time", memory_time,
                  "How a layer's transfers to different memories combine: max (separate ports) or "
                  "sum (one shared path); default: the hardware model's")
       ->check(CLI::IsMember({"max", "sum"}));
+  if (!with_dynamics) return;
   cmd.add_option("--dynamics", dynamics,
                  "pinned (cost model v0: every tensor read from its home) or streaming (v1: a DMA "
                  "prefetches reads into free faster memory; docs/cost-model.md)")

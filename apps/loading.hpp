@@ -18,8 +18,9 @@ struct SimulatorSpec {
   std::string dynamics = "pinned";
   std::optional<std::int64_t> lookahead;  // overrides the hardware model's dma.lookahead
 
-  // Adds --hardware, --memory-time, --dynamics and --lookahead to a subcommand.
-  void add_options(CLI::App& cmd);
+  // Adds --hardware and --memory-time to a subcommand, and --dynamics and --lookahead unless
+  // the command models the pinned dynamics only (memplace optimum).
+  void add_options(CLI::App& cmd, bool with_dynamics = true);
   Simulator build(const std::string& workload) const;
   Simulator build(Workload workload) const;
   // With a hardware model already loaded (the --hardware option is ignored).

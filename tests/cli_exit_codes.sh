@@ -30,6 +30,9 @@ expect 2 transfer --agent random -q --out /tmp/memplace-bad-transfer.$$
 expect 2 import workloads/onnx/resnet50.onnx -o /nonexistent-folder/x.yaml
 expect 2 optimum tests/data/bad/cycle.yaml -q
 expect 2 optimum tests/data/good/chain.yaml --time-limit -5 -q
+expect 2 optimum tests/data/good/chain.yaml --dynamics streaming -q
+expect 0 references tests/data/good/chain.yaml --hardware tests/data/good/toy-hw.yaml --dynamics streaming --lookahead 2
+expect 2 references tests/data/good/chain.yaml --dynamics streaming --lookahead -1
 expect 2 optimum tests/data/good/chain.yaml -q -o /etc/passwd/x.yaml
 expect 2 transfer --to no-such-net -q --out /tmp/memplace-bad-transfer.$$
 [ ! -e /tmp/memplace-bad-transfer.$$ ] || { echo "FAIL: a refused transfer wrote its folder"; failures=$((failures + 1)); }

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "env/model/mapping_io.hpp"
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
 #include "tests/toy.hpp"
@@ -213,6 +214,32 @@ compute: {peak_macs_per_s: 1e9, vector_ops_per_s: 1e9}
       Dma{.lookahead = 3, .staging = std::vector<std::string>{"FAST"}, .during_overhead = false};
   CHECK(Hardware::from_yaml(custom.to_yaml(), "round trip") == custom);
   CHECK(Hardware::from_yaml(h.to_yaml(), "round trip") == h);
+}
+
+TEST_CASE("streaming: a mapping file records the dynamics and lookahead it was scored under") {
+  Hardware hw = toy::hardware();
+  hw.dma.lookahead = 3;
+  const Simulator streaming(stream_chain(), hw, kStreaming);
+  const Simulator pinned(stream_chain(), hw);
+  const Mapping m = activations_fast();
+  const Evaluation e = streaming.evaluate(m);
+  const std::string text =
+      mapping_to_yaml(streaming, m, RecordedResult{.latency_fs = e.latency_fs, .valid = e.valid});
+  CHECK(text.find("dynamics: streaming") != std::string::npos);
+  CHECK(text.find("lookahead: 3") != std::string::npos);
+  const MappingFile file = parse_mapping(text, "m.yaml", streaming);
+  CHECK(file.header.dynamics == Dynamics::streaming);
+  CHECK(file.header.lookahead == 3);
+  CHECK(file.header.scored_like(streaming));
+  CHECK_FALSE(file.header.scored_like(pinned));
+  Hardware longer = hw;
+  longer.dma.lookahead = 8;
+  CHECK_FALSE(file.header.scored_like(Simulator(stream_chain(), longer, kStreaming)));
+  CHECK(file.recorded->latency_fs == e.latency_fs);
+  // A pinned file says nothing of dynamics, and reads back as pinned.
+  const std::string pinned_text = mapping_to_yaml(pinned, m, RecordedResult{.latency_fs = 1});
+  CHECK(pinned_text.find("dynamics") == std::string::npos);
+  CHECK(parse_mapping(pinned_text, "p.yaml", pinned).header.scored_like(pinned));
 }
 
 }  // namespace

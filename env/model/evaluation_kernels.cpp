@@ -73,7 +73,7 @@ EvaluationPlan build_evaluation_plan(const Simulator& sim) {
 // Scalar kernel
 
 void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out) {
+                     std::span<const MemoryIndex> mapping, Evaluation& out, TimeFs* loads) {
   const std::size_t mc = sim.num_memories();
   std::array<TimeFs, kMaxMemories> acc{};
   std::array<std::int64_t, kMaxMemories> pinned{};
@@ -81,6 +81,7 @@ void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
     std::fill_n(acc.begin(), mc, 0);
     sim.add_transfer_fs(l, mapping, acc.data());
+    if (loads) std::copy_n(acc.begin(), mc, loads + l * mc);
     out.layer_fs[l] = sim.layer_time(l, acc.data());
     total += out.layer_fs[l];
     pinned[mapping[tensor_id(l, TensorKind::weight)]] +=
@@ -127,7 +128,8 @@ MEMPLACE_VECTOR_TARGET inline V4 gather_memory(const MemoryIndex* map, const std
 // Latency pass: each lane is a layer. acc[m] = the layer's transfer time in memory m.
 template <std::size_t M, MemoryTimeCombine C>
 MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIndex* map,
-                                         Evaluation& out, std::array<std::int64_t, M>& pinned) {
+                                         Evaluation& out, std::array<std::int64_t, M>& pinned,
+                                         TimeFs* loads) {
   V4 total{};
   std::array<V4, M> pinned_lanes{};
   const std::size_t full_blocks = p.layers / kLanes;
@@ -161,6 +163,14 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
                   load<V4>(&p.input_fs[((b * p.slots + k) * M + m) * kLanes]);
       }
     }
+    const std::size_t first = b * kLanes;
+    const std::size_t count = std::min(kLanes, p.layers - first);
+    if (loads) {
+      for (std::size_t lane = 0; lane < count; ++lane) {
+        for (std::size_t m = 0; m < M; ++m)
+          loads[(first + lane) * M + m] = acc[m][lane];
+      }
+    }
     V4 mem = acc[0];
     for (std::size_t m = 1; m < M; ++m) {
       mem = C == MemoryTimeCombine::max ? vmax(mem, acc[m]) : mem + acc[m];
@@ -168,8 +178,6 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
     const V4 t =
         vmax(load<V4>(&p.compute_fs[b * kLanes]), mem) + load<V4>(&p.overhead_fs[b * kLanes]);
     total += t;
-    const std::size_t first = b * kLanes;
-    const std::size_t count = std::min(kLanes, p.layers - first);
     std::memcpy(&out.layer_fs[first], &t, count * sizeof(TimeFs));
   }
   out.latency_fs = total[0] + total[1] + total[2] + total[3];
@@ -210,10 +218,10 @@ MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryInde
 
 template <std::size_t M, MemoryTimeCombine C>
 MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryIndex* map,
-                                          Evaluation& out) {
+                                          Evaluation& out, TimeFs* loads) {
   std::array<std::int64_t, M> pinned{};
   std::array<std::int64_t, M> peak{};
-  latency_pass<M, C>(p, map, out, pinned);
+  latency_pass<M, C>(p, map, out, pinned, loads);
   if constexpr (M <= 4) {
     sweep_pass<V4, M>(p, map, peak);
   } else {
@@ -225,45 +233,45 @@ MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryI
 
 template <std::size_t M>
 void dispatch_combine(const Simulator& sim, const EvaluationPlan& p, const MemoryIndex* map,
-                      Evaluation& out) {
+                      Evaluation& out, TimeFs* loads) {
   if (sim.memory_time() == MemoryTimeCombine::max) {
-    vector_kernel<M, MemoryTimeCombine::max>(p, map, out);
+    vector_kernel<M, MemoryTimeCombine::max>(p, map, out, loads);
   } else {
-    vector_kernel<M, MemoryTimeCombine::sum>(p, map, out);
+    vector_kernel<M, MemoryTimeCombine::sum>(p, map, out, loads);
   }
 }
 
 }  // namespace
 
 bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out) {
+                     std::span<const MemoryIndex> mapping, Evaluation& out, TimeFs* loads) {
   static const bool has_avx2 = __builtin_cpu_supports("avx2");
   if (!has_avx2) return false;
   const MemoryIndex* map = mapping.data();
   switch (plan.memories) {
     case 1:
-      dispatch_combine<1>(sim, plan, map, out);
+      dispatch_combine<1>(sim, plan, map, out, loads);
       return true;
     case 2:
-      dispatch_combine<2>(sim, plan, map, out);
+      dispatch_combine<2>(sim, plan, map, out, loads);
       return true;
     case 3:
-      dispatch_combine<3>(sim, plan, map, out);
+      dispatch_combine<3>(sim, plan, map, out, loads);
       return true;
     case 4:
-      dispatch_combine<4>(sim, plan, map, out);
+      dispatch_combine<4>(sim, plan, map, out, loads);
       return true;
     case 5:
-      dispatch_combine<5>(sim, plan, map, out);
+      dispatch_combine<5>(sim, plan, map, out, loads);
       return true;
     case 6:
-      dispatch_combine<6>(sim, plan, map, out);
+      dispatch_combine<6>(sim, plan, map, out, loads);
       return true;
     case 7:
-      dispatch_combine<7>(sim, plan, map, out);
+      dispatch_combine<7>(sim, plan, map, out, loads);
       return true;
     case 8:
-      dispatch_combine<8>(sim, plan, map, out);
+      dispatch_combine<8>(sim, plan, map, out, loads);
       return true;
     default:
       return false;

@@ -50,11 +50,15 @@ struct EvaluationPlan {
 
 EvaluationPlan build_evaluation_plan(const Simulator& sim);
 
+// With `loads`, also writes each layer's transfer time in each memory there (layers x memories),
+// for the streaming dynamics, which starts from them.
 void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out);
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     TimeFs* loads = nullptr);
 // Returns false (and does nothing) when the CPU lacks AVX2 or the hardware has > 8 memories.
 bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out);
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     TimeFs* loads = nullptr);
 
 }  // namespace detail
 }  // namespace memplace

@@ -27,11 +27,25 @@ MappingHeader read_header(const YamlInput& in) {
   if (const YAML::Node result = in.optional(root, "result", ""); result.IsDefined()) {
     if (const YAML::Node rule = in.optional(result, "memory_time", "result"); rule.IsDefined())
       header.memory_time = memory_time(in, rule, "result.memory_time");
+    if (const YAML::Node d = in.optional(result, "dynamics", "result"); d.IsDefined()) {
+      const auto dynamics = dynamics_from_name(in.string(d, "result.dynamics"));
+      if (!dynamics)
+        in.fail(d, "result.dynamics", "expected pinned or streaming, got '" + d.Scalar() + "'");
+      header.dynamics = *dynamics;
+    }
+    if (const YAML::Node l = in.optional(result, "lookahead", "result"); l.IsDefined())
+      header.lookahead = in.count(l, "result.lookahead");
   }
   return header;
 }
 
 }  // namespace
+
+bool MappingHeader::scored_like(const Simulator& sim) const {
+  if (memory_time.value_or(sim.hardware().memory_time) != sim.memory_time()) return false;
+  if (dynamics != sim.dynamics()) return false;
+  return dynamics == Dynamics::pinned || lookahead == sim.hardware().dma.lookahead;
+}
 
 MappingHeader read_mapping_header(std::string_view text, std::string_view origin) {
   return read_header(YamlInput(text, std::string(origin)));
@@ -50,7 +64,8 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
                 "'");
   }
   if (auto result = in.optional(root, "result", ""); result.IsDefined()) {
-    in.reject_unknown_keys(result, {"latency_fs", "valid", "memory_time"}, "result");
+    in.reject_unknown_keys(result, {"latency_fs", "valid", "memory_time", "dynamics", "lookahead"},
+                           "result");
     RecordedResult recorded;
     recorded.latency_fs = in.count(in.require(result, "latency_fs", "result"), "result.latency_fs");
     const YAML::Node valid = in.require(result, "valid", "result");
@@ -119,6 +134,10 @@ std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> m
     out << YAML::Key << "valid" << YAML::Value << recorded->valid;
     out << YAML::Key << "memory_time" << YAML::Value
         << std::string(combine_name(sim.memory_time()));
+    if (sim.dynamics() == Dynamics::streaming) {
+      out << YAML::Key << "dynamics" << YAML::Value << std::string(dynamics_name(sim.dynamics()));
+      out << YAML::Key << "lookahead" << YAML::Value << sim.hardware().dma.lookahead;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

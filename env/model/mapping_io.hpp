@@ -4,6 +4,7 @@
 //   workload: resnet50
 //   hardware: nnpi
 //   result: {latency_fs: 812345678901, valid: true, memory_time: max}   # optional; re-checked
+//           (under streaming also: dynamics: streaming, lookahead: 8)
 //   optimum: {...}   # optional: how an exact solver certified this mapping (env/optimum/)
 //   layers:
 //     - {layer: conv1, weight: SRAM, activation: LLC}
@@ -32,6 +33,12 @@ struct MappingHeader {
   // The memory-time rule the recorded result was scored under (not said by files written before
   // it was recorded: then the hardware model's own rule).
   std::optional<MemoryTimeCombine> memory_time;
+  // The dynamics it was scored under (not said: pinned) and, for streaming, the DMA lookahead.
+  Dynamics dynamics = Dynamics::pinned;
+  std::optional<std::int64_t> lookahead;
+
+  // Whether a result recorded under this header can be re-checked by `sim`.
+  bool scored_like(const Simulator& sim) const;
 };
 
 // Reads only the names of the workload and hardware a mapping file refers to.
@@ -49,7 +56,8 @@ struct MappingFile {
 MappingFile parse_mapping(std::string_view text, std::string_view origin, const Simulator& sim);
 MappingFile load_mapping(const std::filesystem::path& path, const Simulator& sim);
 
-// The recorded result is written with the simulator's memory-time rule. `sections`: top-level YAML
+// The recorded result is written with the simulator's memory-time rule (and its dynamics and
+// lookahead when streaming). `sections`: top-level YAML
 // entries in block style written before the layers (a certificate's `optimum` block).
 std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> mapping,
                             const std::optional<RecordedResult>& recorded = std::nullopt,

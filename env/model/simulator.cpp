@@ -146,20 +146,27 @@ Evaluation Simulator::evaluate(std::span<const MemoryIndex> mapping) const {
   return out;
 }
 
-void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
-  check_mapping(mapping);
+void Simulator::evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
+                                TimeFs* loads) const {
   out.layer_fs.resize(num_layers_);
   out.peak_bytes.resize(num_memories_);
   out.overflow_bytes.resize(num_memories_);
-  if (dynamics_ == Dynamics::streaming) {
-    detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
-  } else if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out)) {
-    detail::evaluate_scalar(*this, plan_, mapping, out);
+  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out, loads)) {
+    detail::evaluate_scalar(*this, plan_, mapping, out, loads);
   }
   out.valid = true;
   for (std::size_t m = 0; m < num_memories_; ++m) {
     out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - capacity_[m]);
     out.valid = out.valid && out.overflow_bytes[m] == 0;
+  }
+}
+
+void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
+  check_mapping(mapping);
+  if (dynamics_ == Dynamics::streaming) {
+    detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
+  } else {
+    evaluate_pinned(mapping, out);
   }
 }
 

@@ -71,6 +71,10 @@ class Simulator {
 
   Evaluation evaluate(std::span<const MemoryIndex> mapping) const;
   void evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const;
+  // The pinned evaluation whatever the dynamics (the mapping unchecked); with `loads`, also each
+  // layer's transfer time in each memory (layers x memories), where the streaming one starts.
+  void evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
+                       TimeFs* loads = nullptr) const;
 
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
   void check_mapping(std::span<const MemoryIndex> mapping) const;

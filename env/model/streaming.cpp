@@ -10,7 +10,10 @@ namespace {
 __extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
 
 // The staging port's time for `done` of a copy's home-port time: done * stage / home, rounded up.
+// (A whole or an empty copy needs no division, which is most of them.)
 TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
+  if (done == home_fs) return stage_fs;
+  if (done == 0) return 0;
   const u128 num = static_cast<u128>(done) * static_cast<u128>(stage_fs);
   return static_cast<TimeFs>((num + static_cast<u128>(home_fs) - 1) / static_cast<u128>(home_fs));
 }
@@ -36,8 +39,9 @@ struct Copy {
 // Per-thread working memory, so that an evaluation allocates nothing once warm.
 struct Scratch {
   std::vector<TimeFs> acc;          // layer x memory: v0 transfer time
-  std::vector<std::int64_t> delta;  // memory x (steps + 1): live activation bytes, as changes
+  std::vector<std::int64_t> delta;  // staging slot x (steps + 1): live activation bytes, as changes
   std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
+  std::vector<std::uint8_t> active;  // per step: a copy is in flight or read
   std::vector<Copy> copies;
 };
 
@@ -51,6 +55,10 @@ StreamingPlan build_streaming_plan(const Simulator& sim) {
   plan.during_overhead = hw.dma.during_overhead;
   const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
   plan.read_offsets.assign(n + 1, 0);
+  for (std::size_t l = 0; l < n; ++l) {
+    plan.output_last.push_back(
+        static_cast<std::uint32_t>(sim.live_last(tensor_id(l, TensorKind::activation))));
+  }
   auto window_start = [&](std::size_t reader, std::size_t data_from) {
     return std::max(data_from, reader >= plan.lookahead ? reader - plan.lookahead : 0);
   };
@@ -95,40 +103,46 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
   const std::size_t slowest = m_count - 1;
   const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
 
-  // 1. v0: transfer times per layer and memory; live bytes per step; peaks.
-  s.acc.assign(n * m_count, 0);
-  for (std::size_t l = 0; l < n; ++l)
-    sim.add_transfer_fs(l, mapping, &s.acc[l * m_count]);
-  s.delta.assign(m_count * (n + 1), 0);
+  // 1. v0: latency, layer times, peaks and validity, and the transfer times per layer and memory;
+  // then the bytes in use per step in each staging memory.
+  s.acc.resize(n * m_count);
+  sim.evaluate_pinned(mapping, out, s.acc.data());
+  const std::size_t slots = plan.staging.size();
+  if (slots == 0 || plan.reads.empty()) return;
+  std::array<std::size_t, kMaxMemories> slot_of;
+  slot_of.fill(slots);
+  for (std::size_t k = 0; k < slots; ++k)
+    slot_of[plan.staging[k]] = k;
+  s.delta.assign(slots * (n + 1), 0);
+  std::int64_t* delta = s.delta.data();
   std::array<std::int64_t, kMaxMemories> pinned{};
   for (std::size_t l = 0; l < n; ++l) {
-    pinned[mapping[tensor_id(l, TensorKind::weight)]] +=
-        sim.tensor_bytes(tensor_id(l, TensorKind::weight));
+    const std::size_t weight = tensor_id(l, TensorKind::weight);
+    pinned[mapping[weight]] += sim.tensor_bytes(weight);
     const std::size_t act = tensor_id(l, TensorKind::activation);
+    const std::size_t k = slot_of[mapping[act]];
+    if (k == slots) continue;
     const std::int64_t bytes = sim.tensor_bytes(act);
-    std::int64_t* d = &s.delta[mapping[act] * (n + 1)];
-    d[l] += bytes;
-    d[sim.live_last(act) + 1] -= bytes;
+    delta[k * (n + 1) + l] += bytes;
+    delta[k * (n + 1) + plan.output_last[l] + 1] -= bytes;
   }
-  const std::size_t slots = plan.staging.size();
   s.used.resize(slots * n);
-  for (std::size_t m = 0; m < m_count; ++m) {
-    const std::int64_t* d = &s.delta[m * (n + 1)];
-    const auto slot = std::ranges::find(plan.staging, m) - plan.staging.begin();
-    std::int64_t* used = static_cast<std::size_t>(slot) < slots ? &s.used[slot * n] : nullptr;
-    std::int64_t live = 0, peak = 0;
-    for (std::size_t step = 0; step < n; ++step) {
-      live += d[step];
-      peak = std::max(peak, live);
-      if (used) used[step] = pinned[m] + live;
-    }
-    out.peak_bytes[m] = pinned[m] + peak;
+  for (std::size_t k = 0; k < slots; ++k) {
+    const std::int64_t* d = &s.delta[k * (n + 1)];
+    std::int64_t* used = &s.used[k * n];
+    std::int64_t live = pinned[plan.staging[k]];
+    for (std::size_t step = 0; step < n; ++step)
+      used[step] = live += d[step];
   }
+  s.active.assign(n, 0);
 
   // 2. The DMA plan, in order of need.
   s.copies.clear();
+  std::int64_t* const used_all = s.used.data();
+  std::uint8_t* const active = s.active.data();
+  const TimeFs* const acc_all = s.acc.data();
   for (std::size_t l = 0; l < n; ++l) {
-    const TimeFs* acc = &s.acc[l * m_count];
+    const TimeFs* acc = &acc_all[l * m_count];
     TimeFs traffic = 0;
     for (std::size_t m = 0; m < m_count; ++m)
       traffic += acc[m];
@@ -142,16 +156,18 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
         const std::size_t stage = plan.staging[slot];
         if (stage >= home) continue;
         const std::int64_t room = sim.capacity(stage) - read.bytes;
-        const std::int64_t* used = &s.used[slot * n];
+        const std::int64_t* used = &used_all[slot * n];
         std::size_t issue = l + 1;
         while (issue > read.window_start && used[issue - 1] <= room)
           --issue;
         if (issue < best_issue) best_slot = slot, best_issue = issue;
       }
       if (best_issue >= l) continue;
-      std::int64_t* used = &s.used[best_slot * n];
-      for (std::size_t step = best_issue; step <= l; ++step)
+      std::int64_t* used = &used_all[best_slot * n];
+      for (std::size_t step = best_issue; step <= l; ++step) {
         used[step] += read.bytes;
+        active[step] = 1;
+      }
       const std::size_t stage = plan.staging[best_slot];
       s.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
                               .issue = static_cast<std::uint32_t>(best_issue),
@@ -163,27 +179,34 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
     }
   }
 
-  // 3. The layers in schedule order, the DMA advancing in their idle time.
-  TimeFs latency = 0;
-  std::size_t first = 0;  // the first copy whose reader has not run yet
+  // 3. The layers in schedule order, the DMA advancing in their idle time. Only layers where a
+  // copy is in flight or read can differ from v0.
+  TimeFs latency = out.latency_fs;
+  std::size_t first = 0;    // the first copy whose reader has not run yet
+  std::size_t pending = 0;  // from `first`, the first copy not yet complete
+  Copy* const copies = s.copies.data();
+  const std::size_t copy_count = s.copies.size();
   for (std::size_t l = 0; l < n; ++l) {
+    if (!active[l]) continue;
     std::array<TimeFs, kMaxMemories> load{};
-    std::copy_n(&s.acc[l * m_count], m_count, load.begin());
-    TimeFs t = sim.layer_time(l, load.data());
+    std::copy_n(&acc_all[l * m_count], m_count, load.begin());
+    TimeFs t = out.layer_fs[l];
     std::size_t end = first;
-    if (first < s.copies.size() && s.copies[first].reader == l) {
+    if (first < copy_count && copies[first].reader == l) {
       std::array<TimeFs, kMaxMemories> staged = load;
-      for (; end < s.copies.size() && s.copies[end].reader == l; ++end) {
-        const Copy& c = s.copies[end];
+      for (; end < copy_count && copies[end].reader == l; ++end) {
+        const Copy& c = copies[end];
         staged[c.home] -= c.done;
         staged[c.stage] += stage_share(c.done, c.stage_fs, c.home_fs);
       }
       const TimeFs t_staged = sim.layer_time(l, staged.data());
-      if (t_staged < t) t = t_staged, load = staged;
+      if (t_staged < t) {
+        latency -= t - t_staged;
+        t = t_staged, load = staged;
+        out.layer_fs[l] = t;
+      }
     }
     first = end;
-    out.layer_fs[l] = t;
-    latency += t;
 
     const TimeFs busy = plan.during_overhead ? t : t - sim.overhead_fs();
     std::array<TimeFs, kMaxMemories> idle{};
@@ -192,18 +215,33 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
       idle[m] = busy - load[m];
       path_idle -= load[m];
     }
-    for (std::size_t i = first; i < s.copies.size() && s.copies[i].reader <= l + plan.lookahead;
-         ++i) {
-      Copy& c = s.copies[i];
+    // Copies from home h can advance while h's port has idle time; none is homed in memory 0.
+    std::size_t ports_idle = 0;
+    for (std::size_t m = 1; m < m_count; ++m)
+      ports_idle += combine_max ? idle[m] > 0 : path_idle > 0;
+    pending = std::max(pending, first);
+    while (pending < copy_count && copies[pending].done == copies[pending].home_fs)
+      ++pending;
+    for (std::size_t i = pending;
+         ports_idle > 0 && i < copy_count && copies[i].reader <= l + plan.lookahead; ++i) {
+      Copy& c = copies[i];
       if (c.issue > l || c.done == c.home_fs) continue;
       TimeFs step = c.home_fs - c.done;
       if (combine_max) {
-        step = std::min({step, idle[c.home], home_within(idle[c.stage], c.stage_fs, c.home_fs)});
+        if (idle[c.home] == 0) continue;
+        step = std::min(step, idle[c.home]);
+        // The staging port's idle time binds only when step * stage > idle * home.
+        if (static_cast<u128>(step) * static_cast<u128>(c.stage_fs) >
+            static_cast<u128>(idle[c.stage]) * static_cast<u128>(c.home_fs)) {
+          step = home_within(idle[c.stage], c.stage_fs, c.home_fs);
+        }
         idle[c.home] -= step;
         idle[c.stage] -= stage_share(step, c.stage_fs, c.home_fs);
+        if (idle[c.home] == 0) --ports_idle;
       } else {
         step = std::min(step, home_within(path_idle, c.stage_fs + c.home_fs, c.home_fs));
         path_idle -= step + stage_share(step, c.stage_fs, c.home_fs);
+        if (path_idle == 0) ports_idle = 0;
       }
       c.done += step;
     }

@@ -49,7 +49,8 @@ struct StreamRead {
 struct StreamingPlan {
   std::vector<std::size_t> read_offsets;  // CSR by reading layer over reads
   std::vector<StreamRead> reads;
-  std::vector<std::size_t> staging;  // staging memories, fastest first
+  std::vector<std::size_t> staging;        // staging memories, fastest first
+  std::vector<std::uint32_t> output_last;  // per layer: the last step its output is live
   std::size_t lookahead = 0;
   bool during_overhead = true;
 };

@@ -41,6 +41,11 @@ py::array_t<std::uint8_t> mapping_array(const Mapping& mapping) {
 // Solves with the GIL released; Ctrl-C stops the solve and raises KeyboardInterrupt.
 py::dict solve_optimum(const Simulator& sim, double time_limit_s, double relative_gap,
                        int threads) {
+  if (sim.dynamics() != Dynamics::pinned) {
+    throw py::value_error(
+        "optimum() solves the pinned dynamics (cost model v0) only; this "
+        "simulator is streaming");
+  }
   optimum::SolverOptions options;
   options.time_limit_s = time_limit_s;
   options.relative_gap = relative_gap;
@@ -77,7 +82,8 @@ T object_or_loaded(py::handle value, Load load, const char* what) {
                        ", a shipped name or a path");
 }
 
-SimulatorOptions simulator_options(const std::optional<std::string>& memory_time) {
+SimulatorOptions simulator_options(const std::optional<std::string>& memory_time,
+                                   const std::string& dynamics) {
   SimulatorOptions options;
   if (memory_time) {
     options.memory_time = combine_from_name(*memory_time);
@@ -85,6 +91,9 @@ SimulatorOptions simulator_options(const std::optional<std::string>& memory_time
       throw py::value_error("memory_time must be None, 'max' or 'sum', got '" + *memory_time + "'");
     }
   }
+  const auto d = dynamics_from_name(dynamics);
+  if (!d) throw py::value_error("dynamics must be 'pinned' or 'streaming', got '" + dynamics + "'");
+  options.dynamics = *d;
   return options;
 }
 
@@ -196,12 +205,20 @@ void bind_simulator_class(py::module_& m) {
                         "The cost model for one workload on one hardware model "
                         "(docs/cost-model.md).")
       .def(py::init([](py::handle workload, py::handle hardware,
-                       const std::optional<std::string>& memory_time) {
+                       const std::optional<std::string>& memory_time, const std::string& dynamics,
+                       std::optional<std::int64_t> lookahead) {
+             Hardware hw = object_or_loaded<Hardware>(hardware, load_hardware, "Hardware");
+             if (lookahead) {
+               if (*lookahead < 0) throw py::value_error("lookahead must be >= 0");
+               hw.dma.lookahead = *lookahead;
+             }
              return Simulator(object_or_loaded<Workload>(workload, load_workload, "Workload"),
-                              object_or_loaded<Hardware>(hardware, load_hardware, "Hardware"),
-                              simulator_options(memory_time));
+                              std::move(hw), simulator_options(memory_time, dynamics));
            }),
-           py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none())
+           py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none(),
+           py::arg("dynamics") = "pinned", py::arg("lookahead") = py::none(),
+           "dynamics: 'pinned' (cost model v0) or 'streaming' (v1, a DMA prefetching into free "
+           "faster memory); lookahead: the DMA's, overriding the hardware model's")
       .def_property_readonly("workload", &Simulator::workload,
                              py::return_value_policy::reference_internal)
       .def_property_readonly("hardware", &Simulator::hardware,
@@ -209,6 +226,8 @@ void bind_simulator_class(py::module_& m) {
       .def_property_readonly(
           "memory_time",
           [](const Simulator& s) { return std::string(combine_name(s.memory_time())); })
+      .def_property_readonly(
+          "dynamics", [](const Simulator& s) { return std::string(dynamics_name(s.dynamics())); })
       .def_property_readonly("num_layers", &Simulator::num_layers)
       .def_property_readonly("num_tensors", &Simulator::num_tensors)
       .def_property_readonly("num_memories", &Simulator::num_memories)

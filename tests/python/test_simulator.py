@@ -90,6 +90,27 @@ class SimulatorTest(unittest.TestCase):
         self.assertEqual(sim.memory_time, "sum")
         self.assertEqual(sim.workload.name, memplace.load_workload(CHAIN).name)
 
+    def test_streaming_dynamics(self):
+        pinned = memplace.Simulator("bert-base")
+        streaming = memplace.Simulator("bert-base", dynamics="streaming")
+        self.assertEqual(streaming.dynamics, "streaming")
+        mapping = pinned.compiler_mapping()
+        # Never slower than pinned, and lookahead 0 is pinned exactly.
+        self.assertLessEqual(streaming.evaluate(mapping).latency_fs,
+                             pinned.evaluate(mapping).latency_fs)
+        none = memplace.Simulator("bert-base", dynamics="streaming", lookahead=0)
+        self.assertEqual(none.evaluate(mapping).latency_fs, pinned.evaluate(mapping).latency_fs)
+        # Its compiler is the streaming-aware one, at least as fast as the pinned one under it.
+        self.assertLessEqual(streaming.references()["compiler_fs"],
+                             streaming.evaluate(mapping).latency_fs)
+        self.assertIsNone(streaming.references()["optimum_fs"])
+        with self.assertRaisesRegex(ValueError, "pinned dynamics"):
+            streaming.optimum(time_limit_s=1)
+        with self.assertRaises(ValueError):
+            memplace.Simulator("resnet50", dynamics="lazy")
+        with self.assertRaises(ValueError):
+            memplace.Simulator("resnet50", dynamics="streaming", lookahead=-1)
+
     def test_bad_input(self):
         for bad, error in (([0] * 113, ValueError), ([3] * 114, ValueError),
                            ([-1] * 114, ValueError), (np.zeros(114), TypeError),
