@@ -59,9 +59,9 @@ std::vector<Move> random_moves(const Simulator& sim, std::size_t count) {
   return moves;
 }
 
-void BM_FullEvaluate(benchmark::State& state, const std::string& name, bool scalar_kernel) {
-  const Simulator& sim = simulator_for(name, scalar_kernel);
-  const std::vector<Mapping> mappings = random_mappings(sim, 64);
+// Full evaluations of 64 mappings in turn.
+void time_evaluations(benchmark::State& state, const Simulator& sim,
+                      const std::vector<Mapping>& mappings) {
   Evaluation out;
   std::size_t i = 0;
   for (auto _ : state) {
@@ -69,6 +69,11 @@ void BM_FullEvaluate(benchmark::State& state, const std::string& name, bool scal
     benchmark::DoNotOptimize(out.latency_fs);
   }
   state.counters["layers"] = static_cast<double>(sim.num_layers());
+}
+
+void BM_FullEvaluate(benchmark::State& state, const std::string& name, bool scalar_kernel) {
+  const Simulator& sim = simulator_for(name, scalar_kernel);
+  time_evaluations(state, sim, random_mappings(sim, 64));
 }
 
 // Streaming: random mappings (a third of the tensors in each memory, mostly overflowing), and
@@ -86,13 +91,7 @@ void BM_FullEvaluateStreaming(benchmark::State& state, const std::string& name,
       m[rng() % m.size()] = static_cast<MemoryIndex>(rng() % sim.num_memories());
     }
   }
-  Evaluation out;
-  std::size_t i = 0;
-  for (auto _ : state) {
-    sim.evaluate(mappings[i++ & 63], out);
-    benchmark::DoNotOptimize(out.latency_fs);
-  }
-  state.counters["layers"] = static_cast<double>(sim.num_layers());
+  time_evaluations(state, sim, mappings);
 }
 
 void BM_IncrementalMove(benchmark::State& state, const std::string& name) {

@@ -7,7 +7,9 @@
 namespace memplace {
 
 std::span<const EnvFamily> env_families() {
-  static const std::vector<EnvFamily> families = {single_step_family(), sequential_family()};
+  static const std::vector<EnvFamily> families = {single_step_family(), sequential_family(),
+                                                  streaming_single_step_family(),
+                                                  streaming_sequential_family()};
   return families;
 }
 

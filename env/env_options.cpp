@@ -17,6 +17,17 @@ std::vector<OptionSpec> common_option_specs() {
   };
 }
 
+std::vector<OptionSpec> streaming_option_specs() {
+  return {
+      {"dynamics",
+       "streaming",
+       {"streaming", "pinned"},
+       "streaming: a DMA prefetches reads into free faster memory (cost model v1); pinned: v0's "
+       "dynamics under this version's observation"},
+      {"lookahead", "hardware", {}, "the DMA's lookahead in layers; 'hardware' uses the model's"},
+  };
+}
+
 std::optional<std::string> option_problem(std::span<const OptionSpec> specs,
                                           const std::string& name, const std::string& value) {
   const auto spec =

@@ -20,6 +20,16 @@ struct OptionSpec {
 
 // The options every placement environment has: workload, hardware, memory_time.
 std::vector<OptionSpec> common_option_specs();
+// The options the -v1 environments add: dynamics (streaming by default) and lookahead.
+std::vector<OptionSpec> streaming_option_specs();
+// A -v0 family's options followed by the streaming ones: the option_specs of its -v1 family.
+template <std::vector<OptionSpec> (*V0Specs)()>
+std::vector<OptionSpec> with_streaming_options() {
+  std::vector<OptionSpec> specs = V0Specs();
+  for (OptionSpec& s : streaming_option_specs())
+    specs.push_back(std::move(s));
+  return specs;
+}
 
 // Checks `given` against `specs` and fills in defaults. Throws InputError naming the environment,
 // the option and the allowed values for an unknown option or a bad value.

@@ -20,9 +20,46 @@ float count_scaled(double value) {  // degrees: 255 maps to 1
   return static_cast<float>(std::min(1.0, std::log2(1.0 + value) / 8.0));
 }
 
+// The compute time of layers [first, last] (none when first > last).
+TimeFs window_compute(const Simulator& sim, std::size_t first, std::size_t last) {
+  TimeFs total = 0;
+  for (std::size_t j = first; j <= last && j < sim.num_layers(); ++j)
+    total += sim.compute_fs(j);
+  return total;
+}
+
+// min(1, hideable / read): the share of a read from the slowest memory that the compute of its
+// window could hide (1 when there is nothing to read).
+float cover(TimeFs hideable, TimeFs read) {
+  if (read <= 0) return 1.0f;
+  return static_cast<float>(
+      std::min(1.0, static_cast<double>(hideable) / static_cast<double>(read)));
+}
+
+// The -v1 features of layer l: weight and input prefetch cover (docs/envs/README.md).
+void add_streaming_features(const Simulator& sim, std::size_t l, float* f) {
+  const auto lookahead = static_cast<std::size_t>(sim.hardware().dma.lookahead);
+  const std::size_t slowest = sim.slowest();
+  const std::size_t first = l >= lookahead ? l - lookahead : 0;
+  const Layer& layer = sim.workload().layer(l);
+  // A gathered weight (an embedding) is not prefetchable.
+  const bool gathered = layer.weight_traffic_bytes != layer.weight_bytes;
+  const TimeFs window = gathered || l == 0 ? 0 : window_compute(sim, first, l - 1);
+  f[0] = cover(window, sim.weight_fs(l, slowest));
+  TimeFs hidden = 0, read = 0;
+  for (const Simulator::Dependency& d : sim.in_edges(l)) {
+    const TimeFs r = sim.read_fs(d.index, slowest);
+    const std::size_t from = std::max(first, d.layer + 1);
+    hidden += from < l ? std::min(r, window_compute(sim, from, l - 1)) : 0;
+    read += r;
+  }
+  f[1] = cover(hidden, read);
+}
+
 }  // namespace
 
-std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim) {
+std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim,
+                                                      bool streaming_features) {
   auto g = std::make_shared<StaticGraph>();
   const Workload& w = sim.workload();
   const std::size_t n = w.size();
@@ -33,6 +70,10 @@ std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim) {
                            "log_weight_traffic_bytes", "log_output_bytes", "log_input_bytes",
                            "live_range", "position", "in_degree", "out_degree"}) {
     g->feature_names.emplace_back(name);
+  }
+  if (streaming_features) {
+    g->feature_names.emplace_back("weight_prefetch_cover");
+    g->feature_names.emplace_back("input_prefetch_cover");
   }
   g->num_nodes = n;
   g->num_features = g->feature_names.size();
@@ -56,6 +97,7 @@ std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim) {
     *f++ = static_cast<float>(l) / span;
     *f++ = count_scaled(static_cast<double>(sim.in_edges(l).size()));
     *f++ = count_scaled(static_cast<double>(sim.out_edges(l).size()));
+    if (streaming_features) add_streaming_features(sim, l, f);
   }
   // Edges with parallel ones merged, as the simulator sees them.
   std::vector<std::int64_t> sources;

@@ -26,8 +26,11 @@ struct StaticGraph {
   std::size_t num_edges() const { return edges.size() / 2; }
 };
 
-// The static node features of a workload (names in feature_names; scaling in docs/envs).
-std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim);
+// The static node features of a workload (names in feature_names; scaling in docs/envs). With
+// `streaming_features` (the -v1 environments), two more per layer: how much of its weight read,
+// and of its input reads, from the slowest memory the compute of its prefetch window could hide.
+std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim,
+                                                      bool streaming_features = false);
 
 struct Observation;
 

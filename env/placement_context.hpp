@@ -15,17 +15,12 @@ struct PlacementContext {
   std::shared_ptr<const StaticGraph> graph;
   TimeFs compiler_fs = 0;     // the speedup reference
   TimeFs all_slowest_fs = 0;  // the slowest valid latency any mapping can have
-  // How the workload and hardware were named when made (a shipped name or a path), so that an
-  // environment's options() can make it again.
-  std::string workload_spec;
-  std::string hardware_spec;
+  // The options it was made from (workload and hardware as named: a shipped name or a path;
+  // memory_time; for the -v1 environments dynamics and lookahead), so that make(id, options())
+  // makes it again.
+  OptionMap model_options;
 
-  // workload, hardware and memory_time as options, so that make(id, options()) makes it again.
-  OptionMap common_options() const {
-    return {{"workload", workload_spec},
-            {"hardware", hardware_spec},
-            {"memory_time", std::string(combine_name(sim->memory_time()))}};
-  }
+  OptionMap common_options() const { return model_options; }
 
   double speedup(TimeFs latency_fs) const {
     return static_cast<double>(compiler_fs) / static_cast<double>(latency_fs);
@@ -37,7 +32,9 @@ std::shared_ptr<const PlacementContext> make_placement_context(
 // How many contexts this process has made (each builds a simulator and evaluates the references):
 // tests check that a run makes one.
 std::size_t placement_contexts_made();
-// From resolved options (workload, hardware, memory_time).
+// From resolved options (workload, hardware, memory_time, and for the -v1 environments dynamics
+// and lookahead, whose presence also adds the streaming observation features). Throws InputError
+// for a lookahead that is neither 'hardware' nor a non-negative integer.
 std::shared_ptr<const PlacementContext> make_placement_context(const OptionMap& options);
 
 }  // namespace memplace

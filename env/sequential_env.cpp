@@ -134,7 +134,7 @@ ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   point_at((*order_)[0], 1.0f);
   refresh_mask();
   info_ = EnvInfo{};
-  info_.latency_fs = ev_.latency_fs();
+  info_.latency_fs = latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   return {observation(), info_};
 }
@@ -175,7 +175,7 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   ++cursor_;
 
   StepResult r;
-  info_.latency_fs = ev_.latency_fs();
+  info_.latency_fs = latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   info_.step = cursor_;
   r.terminated = cursor_ == order_->size();
@@ -196,6 +196,13 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   return r;
 }
 
+TimeFs SequentialEnv::latency_fs() {
+  // The incremental evaluator models the pinned dynamics; under streaming, a full evaluation.
+  if (ctx_->sim->dynamics() == Dynamics::pinned) return ev_.latency_fs();
+  ctx_->sim->evaluate(ev_.mapping(), scored_);
+  return scored_.latency_fs;
+}
+
 OptionMap SequentialEnv::options() const {
   OptionMap o = ctx_->common_options();
   o["order"] = options_.order == PlacementOrder::msa ? "msa" : "schedule";
@@ -203,14 +210,25 @@ OptionMap SequentialEnv::options() const {
   return o;
 }
 
+namespace {
+
+std::unique_ptr<Env> make_sequential(std::string id,
+                                     std::shared_ptr<const PlacementContext> context,
+                                     const OptionMap& resolved) {
+  return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
+                                         SequentialEnv::parse_options(resolved));
+}
+
+}  // namespace
+
 EnvFamily sequential_family() {
   return {"sequential", "v0", "one tensor per step, masked (mallocGame)",
-          &SequentialEnv::option_specs,
-          [](std::string id, std::shared_ptr<const PlacementContext> context,
-             const OptionMap& resolved) -> std::unique_ptr<Env> {
-            return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
-                                                   SequentialEnv::parse_options(resolved));
-          }};
+          &SequentialEnv::option_specs, &make_sequential};
+}
+
+EnvFamily streaming_sequential_family() {
+  return {"sequential", "v1", "one tensor per step, masked (mallocGame), streaming dynamics",
+          &with_streaming_options<&SequentialEnv::option_specs>, &make_sequential};
 }
 
 }  // namespace memplace

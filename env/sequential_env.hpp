@@ -56,6 +56,8 @@ class SequentialEnv final : public Env {
  private:
   void point_at(std::size_t tensor, float flag);
   void refresh_mask();
+  // The latency of the mapping so far under the context's dynamics.
+  TimeFs latency_fs();
 
   std::string id_;
   std::shared_ptr<const PlacementContext> ctx_;
@@ -63,6 +65,7 @@ class SequentialEnv final : public Env {
   std::shared_ptr<const std::vector<std::size_t>> order_;
   IncrementalEvaluator pristine_;  // all-slowest, copied on reset
   IncrementalEvaluator ev_;
+  Evaluation scored_;  // reused by latency_fs() under streaming
   std::shared_ptr<const std::vector<float>> pristine_dynamic_;
   std::vector<float> dynamic_;  // N x kDynamicFeatures
   std::vector<std::uint8_t> mask_;
@@ -71,7 +74,9 @@ class SequentialEnv final : public Env {
   EnvInfo info_;
 };
 
-// The family of its ids, memplace/sequential[/<workload>]-v0 (env/env_families.cpp lists it).
+// The families of its ids, memplace/sequential[/<workload>]-v0 and -v1 (streaming dynamics, two
+// more observation features; env/env_families.cpp lists them).
 EnvFamily sequential_family();
+EnvFamily streaming_sequential_family();
 
 }  // namespace memplace

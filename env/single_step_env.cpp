@@ -183,13 +183,26 @@ OptionMap SingleStepEnv::options() const {
   return o;
 }
 
+namespace {
+
+std::unique_ptr<Env> make_single_step(std::string id,
+                                      std::shared_ptr<const PlacementContext> context,
+                                      const OptionMap& resolved) {
+  return std::make_unique<SingleStepEnv>(std::move(id), std::move(context),
+                                         SingleStepEnv::parse_options(resolved));
+}
+
+}  // namespace
+
 EnvFamily single_step_family() {
   return {"single-step", "v0", "the whole mapping in one step (EGRL)", &SingleStepEnv::option_specs,
-          [](std::string id, std::shared_ptr<const PlacementContext> context,
-             const OptionMap& resolved) -> std::unique_ptr<Env> {
-            return std::make_unique<SingleStepEnv>(std::move(id), std::move(context),
-                                                   SingleStepEnv::parse_options(resolved));
-          }};
+          &make_single_step};
+}
+
+EnvFamily streaming_single_step_family() {
+  return {"single-step", "v1",
+          "the whole mapping in one step (EGRL), streaming dynamics (cost model v1)",
+          &with_streaming_options<&SingleStepEnv::option_specs>, &make_single_step};
 }
 
 }  // namespace memplace

@@ -71,7 +71,9 @@ class SingleStepEnv final : public Env {
   EnvInfo last_info_;
 };
 
-// The family of its ids, memplace/single-step[/<workload>]-v0 (env/env_families.cpp lists it).
+// The families of its ids, memplace/single-step[/<workload>]-v0 and -v1 (streaming dynamics, two
+// more observation features; env/env_families.cpp lists them).
 EnvFamily single_step_family();
+EnvFamily streaming_single_step_family();
 
 }  // namespace memplace

@@ -365,7 +365,11 @@ TEST_CASE("registry: unknown ids and bad options are InputErrors that name them"
   CHECK_THROWS_WITH_AS(
       make("memplace/single-step/no-such-net-v0"),
       doctest::Contains("unknown environment 'memplace/single-step/no-such-net-v0'"), InputError);
-  CHECK_THROWS_AS(make("memplace/single-step/resnet50-v1"), InputError);
+  CHECK_THROWS_AS(make("memplace/single-step/resnet50-v9"), InputError);  // no such version
+  CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50-v1", {{"lookahead", "-2"}}),
+                       doctest::Contains("option lookahead"), InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50-v0", {{"dynamics", "streaming"}}),
+                       doctest::Contains("unknown option 'dynamics'"), InputError);
   CHECK_THROWS_AS(make("gym/CartPole-v1"), InputError);
   CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50-v0", {{"rewrd", "egrl"}}),
                        doctest::Contains("unknown option 'rewrd'"), InputError);

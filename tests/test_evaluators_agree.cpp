@@ -13,14 +13,6 @@
 namespace memplace {
 namespace {
 
-Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories) {
-  std::uniform_int_distribution<int> pick(0, static_cast<int>(memories) - 1);
-  Mapping m(tensors);
-  for (MemoryIndex& x : m)
-    x = static_cast<MemoryIndex>(pick(rng));
-  return m;
-}
-
 TEST_CASE("both evaluation kernels match the naive cost model on random DAGs") {
   std::mt19937_64 rng(7);
   for (std::uint64_t seed = 0; seed < 60; ++seed) {
@@ -34,7 +26,7 @@ TEST_CASE("both evaluation kernels match the naive cost model on random DAGs") {
         Evaluation a;
         Evaluation b;
         for (int trial = 0; trial < 10; ++trial) {
-          const Mapping m = random_mapping(rng, vector.num_tensors(), levels);
+          const Mapping m = toy::random_mapping(rng, vector.num_tensors(), levels);
           vector.evaluate(m, a);
           scalar.evaluate(m, b);
           const naive::Result slow = naive::evaluate(w, hw, m);
@@ -83,7 +75,7 @@ std::size_t check_random_moves(const Simulator& sim, std::uint64_t seed, std::si
   std::size_t checked = 0;
   for (std::size_t i = 0; i < mappings; ++i) {
     // Bias some mappings towards fast memories so that both valid and invalid states occur.
-    Mapping start = random_mapping(rng, sim.num_tensors(), sim.num_memories());
+    Mapping start = toy::random_mapping(rng, sim.num_tensors(), sim.num_memories());
     if (i % 2 == 1) {
       for (MemoryIndex& x : start)
         x = rng() % 4 == 0 ? x : sim.slowest();

@@ -152,5 +152,10 @@ TEST_CASE("golden: sequential resnet50 random-agent episode") {
   check_golden("memplace/sequential/resnet50-v0", "sequential-resnet50-v0.txt");
 }
 
+// The streaming dynamics: every dense reward is a full streaming evaluation.
+TEST_CASE("golden: sequential resnet101 -v1 random-agent episode") {
+  check_golden("memplace/sequential/resnet101-v1", "sequential-resnet101-v1.txt");
+}
+
 }  // namespace
 }  // namespace memplace

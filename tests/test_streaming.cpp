@@ -8,6 +8,8 @@
 #include "env/model/mapping_io.hpp"
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
+#include "env/registry.hpp"
+#include "env/sequential_env.hpp"
 #include "tests/toy.hpp"
 
 namespace memplace {
@@ -93,14 +95,6 @@ TEST_CASE("streaming: no staging memory, or a read homed in the fastest memory, 
   CHECK(streaming.evaluate(fast).latency_fs == pinned.evaluate(fast).latency_fs);
 }
 
-Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories) {
-  std::uniform_int_distribution<int> pick(0, static_cast<int>(memories) - 1);
-  Mapping m(tensors);
-  for (MemoryIndex& x : m)
-    x = static_cast<MemoryIndex>(pick(rng));
-  return m;
-}
-
 // v0 against v1 at `lookahead` on one mapping: lookahead 0 must be identical, any other never
 // slower, layer by layer; peaks and validity are always v0's.
 void check_against_pinned(const Simulator& pinned, const Simulator& streaming,
@@ -135,7 +129,7 @@ TEST_CASE("streaming: lookahead 0 is v0 and v1 is never slower, on random DAGs")
           const Simulator streaming(w, hw, kStreaming);
           for (int trial = 0; trial < 5; ++trial)
             check_against_pinned(pinned, streaming,
-                                 random_mapping(rng, pinned.num_tensors(), levels));
+                                 toy::random_mapping(rng, pinned.num_tensors(), levels));
         }
       }
     }
@@ -156,7 +150,7 @@ TEST_CASE("streaming: lookahead 0 is v0 and v1 is never slower, on every shipped
       check_against_pinned(pinned, streaming, all_slowest_mapping(pinned));
       for (int trial = 0; trial < 3; ++trial)
         check_against_pinned(pinned, streaming,
-                             random_mapping(rng, pinned.num_tensors(), pinned.num_memories()));
+                             toy::random_mapping(rng, pinned.num_tensors(), pinned.num_memories()));
     }
   }
 }
@@ -166,7 +160,7 @@ TEST_CASE("streaming: evaluations from two threads at once equal one thread's") 
   std::mt19937_64 rng(3);
   std::vector<Mapping> mappings;
   for (int i = 0; i < 64; ++i)
-    mappings.push_back(random_mapping(rng, sim.num_tensors(), sim.num_memories()));
+    mappings.push_back(toy::random_mapping(rng, sim.num_tensors(), sim.num_memories()));
   mappings.push_back(compiler_mapping(sim));
   std::vector<TimeFs> one(mappings.size()), two(mappings.size());
   for (std::size_t i = 0; i < mappings.size(); ++i)
@@ -240,6 +234,44 @@ TEST_CASE("streaming: a mapping file records the dynamics and lookahead it was s
   const std::string pinned_text = mapping_to_yaml(pinned, m, RecordedResult{.latency_fs = 1});
   CHECK(pinned_text.find("dynamics") == std::string::npos);
   CHECK(parse_mapping(pinned_text, "p.yaml", pinned).header.scored_like(pinned));
+}
+
+TEST_CASE("streaming: the -v1 environments score under streaming, against its compiler") {
+  auto v0 = make("memplace/single-step/resnet101-v0");
+  auto v1 = make("memplace/single-step/resnet101-v1");
+  const Simulator& sim = v1->simulator();
+  CHECK(sim.dynamics() == Dynamics::streaming);
+  // Two more static features, the same action space.
+  CHECK(v1->reset(1).obs.num_features() == v0->reset(1).obs.num_features() + 2);
+  // The streaming-aware compiler's mapping scores exactly 1; the pinned compiler's less.
+  const Mapping compiler = compiler_mapping(sim);
+  const StepResult r = v1->step(std::vector<std::int64_t>(compiler.begin(), compiler.end()));
+  CHECK(r.info.speedup == 1.0);
+  CHECK(r.info.latency_fs == sim.evaluate(compiler).latency_fs);
+  v1->reset(1);
+  const Mapping pinned = pinned_compiler_mapping(sim);
+  CHECK(v1->step(std::vector<std::int64_t>(pinned.begin(), pinned.end())).info.speedup < 1.0);
+  // Options round-trip, and dynamics=pinned is v0's latency under v1's observation.
+  auto again = make(v1->id(), v1->options());
+  CHECK(again->options() == v1->options());
+  auto as_pinned = make("memplace/single-step/resnet101-v1", {{"dynamics", "pinned"}});
+  CHECK(as_pinned->simulator().dynamics() == Dynamics::pinned);
+  auto short_window = make("memplace/sequential/resnet101-v1", {{"lookahead", "2"}});
+  CHECK(short_window->simulator().hardware().dma.lookahead == 2);
+  CHECK(short_window->options().at("lookahead") == "2");
+}
+
+TEST_CASE("streaming: the sequential -v1 env's latency is the full streaming evaluation") {
+  auto env = make("memplace/sequential/bert-base-v1");
+  const auto* seq = dynamic_cast<const SequentialEnv*>(env.get());
+  REQUIRE(seq != nullptr);
+  ObservationView obs = env->reset(7).obs;
+  const Discrete space = std::get<Discrete>(env->action_space());
+  for (int step = 0; step < 200; ++step) {
+    const StepResult r = env->step(space.sample(env->rng(), obs.action_mask));
+    CHECK(r.info.latency_fs == env->simulator().evaluate(seq->mapping()).latency_fs);
+    obs = r.obs;
+  }
 }
 
 }  // namespace

@@ -76,6 +76,14 @@ Workload tight() {
                             {"C", 0, 0, 10, {{"A", 600}, {"B", 600}}}});
 }
 
+Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories) {
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(memories) - 1);
+  Mapping m(tensors);
+  for (MemoryIndex& x : m)
+    x = static_cast<MemoryIndex>(pick(rng));
+  return m;
+}
+
 Workload random_workload(std::uint64_t seed, std::size_t count) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](std::int64_t lo, std::int64_t hi) {

@@ -4,10 +4,12 @@
 // (1 byte = 10 ns); 1 MAC = 1 ns, 1 vector op = 1 ns, 5 ns overhead per layer.
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
 
 #include "env/model/hardware.hpp"
+#include "env/model/mapping.hpp"
 #include "env/model/time.hpp"
 #include "env/model/workload.hpp"
 
@@ -45,5 +47,7 @@ Workload tight();
 
 // A random DAG in schedule order with random sizes (for property tests).
 Workload random_workload(std::uint64_t seed, std::size_t layers);
+// A mapping with every tensor in a uniformly drawn memory.
+Mapping random_mapping(std::mt19937_64& rng, std::size_t tensors, std::size_t memories);
 
 }  // namespace memplace::toy

@@ -109,8 +109,9 @@ class GymnasiumTest(unittest.TestCase):
             match = self.ID.match(gym_id)
             self.assertIsNotNone(match, gym_id)
             self.assertEqual(match["namespace"], "memplace")
-            self.assertEqual(match["version"], "0")
+            self.assertIn(match["version"], ("0", "1"))
         self.assertIn("memplace/sequential-resnet50-v0", ids)
+        self.assertIn("memplace/sequential-resnet50-v1", ids)
         entry_point, kwargs = gym.registry["memplace/single-step-resnet50-v0"]
         env = entry_point(**kwargs, invalid="rectify")
         obs, _ = env.reset(seed=3)
