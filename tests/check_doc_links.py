@@ -1,6 +1,7 @@
 """Every document a reader is sent to exists: the relative links of README.md and docs/ (to files,
-and to headings within them), and every `docs/....md` named in the code, the scripts and the docs.
-DESIGN.md lives outside the repository, so naming it is an error too.
+and to headings within them), and every docs page (a path under docs/ ending in .md) named in the
+code, the scripts and the docs. The project's design document lives outside the repository, so
+naming it is an error too.
 
 Usage: check_doc_links.py [REPO]   (default: the current folder); exit 1 naming each bad reference.
 """
@@ -63,7 +64,7 @@ def main():
         in_code = False
         for number, line in enumerate(lines, 1):
             if DESIGN.search(line):
-                problems.append(f"{name}:{number}: names DESIGN.md, which is not in the repository")
+                problems.append(f"{name}:{number}: names the design document (outside the repository) as if it were here")
             for doc in DOC_MENTION.findall(line):
                 if not os.path.exists(os.path.join(ROOT, doc)):
                     problems.append(f"{name}:{number}: names {doc}: no such file")
