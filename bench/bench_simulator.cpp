@@ -1,5 +1,5 @@
-// Simulator micro-benchmarks: a full evaluation and an incremental move per paper workload, and
-// a full evaluation under the streaming dynamics. Targets (docs/performance.md): bert-base full
+// Simulator micro-benchmarks: a full evaluation and an incremental move per paper workload, under
+// the pinned and the streaming dynamics. Targets (docs/performance.md): bert-base full
 // evaluation <= 1.5 us (pinned) and <= 5 us (streaming), incremental move <= 150 ns, on one core.
 #include <benchmark/benchmark.h>
 
@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "env/model/incremental.hpp"
+#include "env/model/incremental_streaming.hpp"
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
 
@@ -107,6 +108,24 @@ void BM_IncrementalMove(benchmark::State& state, const std::string& name) {
   }
 }
 
+// Under streaming: a random move from the streaming-aware compiler's mapping and back (what a
+// local search does), timed per move; compare with FullEvaluateStreamingNearCompiler.
+void BM_IncrementalMoveStreaming(benchmark::State& state, const std::string& name) {
+  const Simulator& sim = simulator_for(name, false, Dynamics::streaming, state.range(0));
+  IncrementalStreamingEvaluator inc(sim, compiler_mapping(sim));
+  const std::vector<Move> moves = random_moves(sim, 4096);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Move& m = moves[i++ & 4095];
+    const MemoryIndex back = inc.mapping()[m.tensor];
+    inc.move(m.tensor, m.memory);
+    benchmark::DoNotOptimize(inc.latency_fs());
+    inc.move(m.tensor, back);
+    benchmark::DoNotOptimize(inc.latency_fs());
+  }
+  state.SetItemsProcessed(2 * static_cast<std::int64_t>(state.iterations()));
+}
+
 void BM_IncrementalPreview(benchmark::State& state, const std::string& name) {
   const Simulator& sim = simulator_for(name);
   IncrementalEvaluator inc(sim, compiler_mapping(sim));
@@ -142,6 +161,10 @@ void register_benchmarks() {
         ->ArgName("lookahead")
         ->Arg(8);
     benchmark::RegisterBenchmark(("IncrementalMove/" + name).c_str(), BM_IncrementalMove, name);
+    benchmark::RegisterBenchmark(("IncrementalMoveStreaming/" + name).c_str(),
+                                 BM_IncrementalMoveStreaming, name)
+        ->ArgName("lookahead")
+        ->Arg(8);
     benchmark::RegisterBenchmark(("IncrementalPreview/" + name).c_str(), BM_IncrementalPreview,
                                  name);
     benchmark::RegisterBenchmark(("CompilerMapping/" + name).c_str(), BM_CompilerMapping, name)

@@ -81,7 +81,7 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
   if (!pristine_.valid()) {
     throw InputError(id_ + ": workload '" + sim.workload().name() + "' does not fit in " +
                      sim.hardware().memories.back().name + " (" +
-                     std::to_string(pristine_.overflow_bytes(sim.slowest())) +
+                     std::to_string(pristine_.pinned().overflow_bytes(sim.slowest())) +
                      " bytes over) even with every tensor there");
   }
   auto dynamic = std::make_shared<std::vector<float>>(sim.num_layers() * kDynamicFeatures, 0.0f);
@@ -134,7 +134,7 @@ ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   point_at((*order_)[0], 1.0f);
   refresh_mask();
   info_ = EnvInfo{};
-  info_.latency_fs = latency_fs();
+  info_.latency_fs = ev_.latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   return {observation(), info_};
 }
@@ -175,7 +175,7 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   ++cursor_;
 
   StepResult r;
-  info_.latency_fs = latency_fs();
+  info_.latency_fs = ev_.latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   info_.step = cursor_;
   r.terminated = cursor_ == order_->size();
@@ -194,13 +194,6 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   r.info = info_;
   r.obs = observation();
   return r;
-}
-
-TimeFs SequentialEnv::latency_fs() {
-  // The incremental evaluator models the pinned dynamics; under streaming, a full evaluation.
-  if (ctx_->sim->dynamics() == Dynamics::pinned) return ev_.latency_fs();
-  ctx_->sim->evaluate(ev_.mapping(), scored_);
-  return scored_.latency_fs;
 }
 
 OptionMap SequentialEnv::options() const {

@@ -6,7 +6,7 @@
 
 #include "env/env.hpp"
 #include "env/env_options.hpp"
-#include "env/model/incremental.hpp"
+#include "env/model/incremental_streaming.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
 
@@ -56,16 +56,14 @@ class SequentialEnv final : public Env {
  private:
   void point_at(std::size_t tensor, float flag);
   void refresh_mask();
-  // The latency of the mapping so far under the context's dynamics.
-  TimeFs latency_fs();
 
   std::string id_;
   std::shared_ptr<const PlacementContext> ctx_;
   SequentialOptions options_;
   std::shared_ptr<const std::vector<std::size_t>> order_;
-  IncrementalEvaluator pristine_;  // all-slowest, copied on reset
-  IncrementalEvaluator ev_;
-  Evaluation scored_;  // reused by latency_fs() under streaming
+  // The mapping so far, scored under the context's dynamics (all-slowest: copied on reset).
+  IncrementalStreamingEvaluator pristine_;
+  IncrementalStreamingEvaluator ev_;
   std::shared_ptr<const std::vector<float>> pristine_dynamic_;
   std::vector<float> dynamic_;  // N x kDynamicFeatures
   std::vector<std::uint8_t> mask_;

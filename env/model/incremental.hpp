@@ -32,6 +32,10 @@ class IncrementalEvaluator {
   MemoryIndex memory_of(std::size_t tensor) const { return mapping_.at(tensor); }
   TimeFs latency_fs() const { return latency_; }
   TimeFs layer_fs(std::size_t layer) const { return layer_fs_.at(layer); }
+  std::span<const TimeFs> layer_times() const { return layer_fs_; }
+  // Each layer's transfer time in each memory (layers x memories), as Simulator::evaluate_pinned
+  // gives them.
+  std::span<const TimeFs> transfer_fs() const { return acc_; }
   // Pinned weights plus peak live activations in memory m.
   std::int64_t peak_bytes(std::size_t m) const { return pinned_[m] + live_[m].max(); }
   std::int64_t overflow_bytes(std::size_t m) const;

@@ -76,6 +76,9 @@ class Simulator {
   void evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
                        TimeFs* loads = nullptr) const;
 
+  // The streaming dynamics' static DMA plan (empty under the pinned dynamics).
+  const detail::StreamingPlan& streaming_plan() const { return streaming_plan_; }
+
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
   void check_mapping(std::span<const MemoryIndex> mapping) const;
 

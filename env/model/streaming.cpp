@@ -1,6 +1,7 @@
 #include "env/model/streaming.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "env/model/simulator.hpp"
 
@@ -25,35 +26,19 @@ TimeFs home_within(TimeFs stage_idle, TimeFs stage_fs, TimeFs home_fs) {
   return static_cast<TimeFs>(num / static_cast<u128>(stage_fs));
 }
 
-// A planned copy: a buffer in `stage` from layer `issue` to the end of layer `reader`.
-struct Copy {
-  std::uint32_t reader;
-  std::uint32_t issue;
-  std::uint8_t home;
-  std::uint8_t stage;
-  TimeFs home_fs;   // the whole read from home
-  TimeFs stage_fs;  // the whole read from the staging memory
-  TimeFs done;      // home-port time copied so far
-};
-
-// Per-thread working memory, so that an evaluation allocates nothing once warm.
-struct Scratch {
-  std::vector<TimeFs> acc;          // layer x memory: v0 transfer time
-  std::vector<std::int64_t> delta;  // staging slot x (steps + 1): live activation bytes, as changes
-  std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
-  std::vector<std::uint8_t> active;  // per step: a copy is in flight or read
-  std::vector<Copy> copies;
-};
-
 }  // namespace
 
 StreamingPlan build_streaming_plan(const Simulator& sim) {
   StreamingPlan plan;
   const Hardware& hw = sim.hardware();
   plan.staging = hw.staging_memories();
+  plan.slot_of.fill(plan.staging.size());
+  for (std::size_t k = 0; k < plan.staging.size(); ++k)
+    plan.slot_of[plan.staging[k]] = k;
   plan.lookahead = static_cast<std::size_t>(hw.dma.lookahead);
   plan.during_overhead = hw.dma.during_overhead;
   const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
+  plan.log_stride = std::min(plan.lookahead, n) + 1;
   plan.read_offsets.assign(n + 1, 0);
   for (std::size_t l = 0; l < n; ++l) {
     plan.output_last.push_back(
@@ -96,53 +81,44 @@ StreamingPlan build_streaming_plan(const Simulator& sim) {
   return plan;
 }
 
-void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
-                        std::span<const MemoryIndex> mapping, Evaluation& out) {
-  thread_local Scratch s;
-  const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
-  const std::size_t slowest = m_count - 1;
-  const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
-
-  // 1. v0: latency, layer times, peaks and validity, and the transfer times per layer and memory;
-  // then the bytes in use per step in each staging memory.
-  s.acc.resize(n * m_count);
-  sim.evaluate_pinned(mapping, out, s.acc.data());
-  const std::size_t slots = plan.staging.size();
-  if (slots == 0 || plan.reads.empty()) return;
-  std::array<std::size_t, kMaxMemories> slot_of;
-  slot_of.fill(slots);
-  for (std::size_t k = 0; k < slots; ++k)
-    slot_of[plan.staging[k]] = k;
-  s.delta.assign(slots * (n + 1), 0);
-  std::int64_t* delta = s.delta.data();
+void start_dma(const Simulator& sim, const StreamingPlan& plan,
+               std::span<const MemoryIndex> mapping, DmaState& state) {
+  const std::size_t n = sim.num_layers(), slots = plan.staging.size();
+  state.used.assign(slots * n, 0);
+  state.held.assign(n, 0);
+  state.copies.clear();
   std::array<std::int64_t, kMaxMemories> pinned{};
   for (std::size_t l = 0; l < n; ++l) {
     const std::size_t weight = tensor_id(l, TensorKind::weight);
     pinned[mapping[weight]] += sim.tensor_bytes(weight);
-    const std::size_t act = tensor_id(l, TensorKind::activation);
-    const std::size_t k = slot_of[mapping[act]];
-    if (k == slots) continue;
-    const std::int64_t bytes = sim.tensor_bytes(act);
-    delta[k * (n + 1) + l] += bytes;
-    delta[k * (n + 1) + plan.output_last[l] + 1] -= bytes;
   }
-  s.used.resize(slots * n);
+  // Live activations as changes per step, then running sums on top of the pinned weights.
+  for (std::size_t l = 0; l < n; ++l) {
+    const std::size_t act = tensor_id(l, TensorKind::activation);
+    const std::size_t k = plan.slot_of[mapping[act]];
+    if (k == slots) continue;
+    std::int64_t* used = &state.used[k * n];
+    used[l] += sim.tensor_bytes(act);
+    if (plan.output_last[l] + 1 < n) used[plan.output_last[l] + 1] -= sim.tensor_bytes(act);
+  }
   for (std::size_t k = 0; k < slots; ++k) {
-    const std::int64_t* d = &s.delta[k * (n + 1)];
-    std::int64_t* used = &s.used[k * n];
+    std::int64_t* used = &state.used[k * n];
     std::int64_t live = pinned[plan.staging[k]];
     for (std::size_t step = 0; step < n; ++step)
-      used[step] = live += d[step];
+      used[step] = live += used[step];
   }
-  s.active.assign(n, 0);
+}
 
-  // 2. The DMA plan, in order of need.
-  s.copies.clear();
-  std::int64_t* const used_all = s.used.data();
-  std::uint8_t* const active = s.active.data();
-  const TimeFs* const acc_all = s.acc.data();
-  for (std::size_t l = 0; l < n; ++l) {
-    const TimeFs* acc = &acc_all[l * m_count];
+void plan_copies(const Simulator& sim, const StreamingPlan& plan,
+                 std::span<const MemoryIndex> mapping, const TimeFs* loads, std::size_t from,
+                 DmaState& state) {
+  const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
+  const std::size_t slots = plan.staging.size(), slowest = m_count - 1;
+  const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
+  std::int64_t* const used_all = state.used.data();
+  std::uint32_t* const held = state.held.data();
+  for (std::size_t l = from; l < n; ++l) {
+    const TimeFs* acc = &loads[l * m_count];
     TimeFs traffic = 0;
     for (std::size_t m = 0; m < m_count; ++m)
       traffic += acc[m];
@@ -166,31 +142,65 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
       std::int64_t* used = &used_all[best_slot * n];
       for (std::size_t step = best_issue; step <= l; ++step) {
         used[step] += read.bytes;
-        active[step] = 1;
+        ++held[step];
       }
       const std::size_t stage = plan.staging[best_slot];
-      s.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
-                              .issue = static_cast<std::uint32_t>(best_issue),
-                              .home = static_cast<std::uint8_t>(home),
-                              .stage = static_cast<std::uint8_t>(stage),
-                              .home_fs = read.fs[home],
-                              .stage_fs = read.fs[stage],
-                              .done = 0});
+      state.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
+                                  .issue = static_cast<std::uint32_t>(best_issue),
+                                  .home = static_cast<std::uint8_t>(home),
+                                  .stage = static_cast<std::uint8_t>(stage),
+                                  .bytes = read.bytes,
+                                  .home_fs = read.fs[home],
+                                  .stage_fs = read.fs[stage],
+                                  .done = 0});
     }
   }
+}
 
-  // 3. The layers in schedule order, the DMA advancing in their idle time. Only layers where a
-  // copy is in flight or read can differ from v0.
-  TimeFs latency = out.latency_fs;
-  std::size_t first = 0;    // the first copy whose reader has not run yet
-  std::size_t pending = 0;  // from `first`, the first copy not yet complete
-  Copy* const copies = s.copies.data();
-  const std::size_t copy_count = s.copies.size();
-  for (std::size_t l = 0; l < n; ++l) {
-    if (!active[l]) continue;
+namespace {
+
+// Step 3; kRerun adds the incremental evaluator's log and resynchronisation (streaming.hpp).
+// Returns the time saved and the layer it stopped at.
+template <bool kRerun>
+std::pair<TimeFs, std::size_t> run(const Simulator& sim, const StreamingPlan& plan,
+                                   const TimeFs* loads, std::size_t from, DmaState& state,
+                                   const TimeFs* v0_fs, TimeFs* layer_fs, TimeFs* log,
+                                   std::size_t resync_from) {
+  const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
+  const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
+  Copy* const copies = state.copies.data();
+  const std::size_t copy_count = state.copies.size();
+  const std::uint32_t* const held = state.held.data();
+  TimeFs saved = 0;
+  // The first copy whose reader has not run yet, and from it the first copy not yet complete.
+  std::size_t first = static_cast<std::size_t>(
+      std::partition_point(copies, copies + copy_count,
+                           [&](const Copy& c) { return c.reader < from; }) -
+      copies);
+  std::size_t pending = first;
+  // Only layers where a buffer is held can differ from v0.
+  for (std::size_t l = from; l < n; ++l) {
+    if constexpr (kRerun) {
+      if (l >= resync_from) {
+        bool same = true;
+        for (std::size_t i = first;
+             same && i < copy_count && copies[i].reader <= l + plan.lookahead; ++i) {
+          const Copy& c = copies[i];
+          same = c.issue >= l || c.done == log[i * plan.log_stride + (l - c.issue)];
+        }
+        if (same) return {saved, l};
+      }
+      layer_fs[l] = v0_fs[l];
+    }
+    if (held[l] == 0) continue;
+    if constexpr (kRerun) {
+      for (std::size_t i = first; i < copy_count && copies[i].reader <= l + plan.lookahead; ++i) {
+        if (copies[i].issue <= l) log[i * plan.log_stride + (l - copies[i].issue)] = copies[i].done;
+      }
+    }
     std::array<TimeFs, kMaxMemories> load{};
-    std::copy_n(&acc_all[l * m_count], m_count, load.begin());
-    TimeFs t = out.layer_fs[l];
+    std::copy_n(&loads[l * m_count], m_count, load.begin());
+    TimeFs t = layer_fs[l];
     std::size_t end = first;
     if (first < copy_count && copies[first].reader == l) {
       std::array<TimeFs, kMaxMemories> staged = load;
@@ -201,9 +211,9 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
       }
       const TimeFs t_staged = sim.layer_time(l, staged.data());
       if (t_staged < t) {
-        latency -= t - t_staged;
+        saved += t - t_staged;
         t = t_staged, load = staged;
-        out.layer_fs[l] = t;
+        layer_fs[l] = t;
       }
     }
     first = end;
@@ -246,7 +256,32 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
       c.done += step;
     }
   }
-  out.latency_fs = latency;
+  return {saved, n};
+}
+
+}  // namespace
+
+TimeFs run_layers(const Simulator& sim, const StreamingPlan& plan, const TimeFs* loads,
+                  std::size_t from, DmaState& state, TimeFs* layer_fs) {
+  return run<false>(sim, plan, loads, from, state, layer_fs, layer_fs, nullptr, 0).first;
+}
+
+std::size_t rerun_layers(const Simulator& sim, const StreamingPlan& plan, const TimeFs* loads,
+                         std::size_t from, DmaState& state, const TimeFs* v0_fs, TimeFs* layer_fs,
+                         TimeFs* log, std::size_t resync_from) {
+  return run<true>(sim, plan, loads, from, state, v0_fs, layer_fs, log, resync_from).second;
+}
+
+void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
+                        std::span<const MemoryIndex> mapping, Evaluation& out) {
+  thread_local std::vector<TimeFs> loads;  // per thread, so a warm evaluation allocates nothing
+  thread_local DmaState state;
+  loads.resize(sim.num_layers() * sim.num_memories());
+  sim.evaluate_pinned(mapping, out, loads.data());
+  if (!plan.dma_possible()) return;
+  start_dma(sim, plan, mapping, state);
+  plan_copies(sim, plan, mapping, loads.data(), 0, state);
+  out.latency_fs -= run_layers(sim, plan, loads.data(), 0, state, out.layer_fs.data());
 }
 
 }  // namespace memplace::detail

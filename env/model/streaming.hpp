@@ -49,13 +49,69 @@ struct StreamRead {
 struct StreamingPlan {
   std::vector<std::size_t> read_offsets;  // CSR by reading layer over reads
   std::vector<StreamRead> reads;
-  std::vector<std::size_t> staging;        // staging memories, fastest first
+  std::vector<std::size_t> staging;  // staging memories, fastest first
+  std::array<std::size_t, kMaxMemories>
+      slot_of{};                           // memory -> its index in staging, or staging.size()
   std::vector<std::uint32_t> output_last;  // per layer: the last step its output is live
   std::size_t lookahead = 0;
+  std::size_t log_stride = 1;  // layers in a copy's window at most: min(lookahead, layers) + 1
   bool during_overhead = true;
+
+  bool dma_possible() const { return !staging.empty() && !reads.empty(); }
 };
 
 StreamingPlan build_streaming_plan(const Simulator& sim);
+
+// A planned copy: a buffer of `bytes` in memory `stage`, held from the start of layer `issue` to
+// the end of layer `reader`, filled from memory `home`.
+struct Copy {
+  std::uint32_t reader = 0;
+  std::uint32_t issue = 0;
+  std::uint8_t home = 0;
+  std::uint8_t stage = 0;
+  std::int64_t bytes = 0;
+  TimeFs home_fs = 0;   // the whole read from home
+  TimeFs stage_fs = 0;  // the whole read from the staging memory
+  TimeFs done = 0;      // home-port time copied so far
+
+  // The same decision of the plan, whatever the progress.
+  bool same_plan(const Copy& o) const {
+    return reader == o.reader && issue == o.issue && home == o.home && stage == o.stage &&
+           bytes == o.bytes && home_fs == o.home_fs && stage_fs == o.stage_fs;
+  }
+};
+
+// The DMA's working state for one mapping: the full evaluation keeps one per thread, the
+// incremental evaluator (env/model/incremental_streaming.hpp) one between moves.
+struct DmaState {
+  std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
+  std::vector<std::uint32_t> held;  // per step: buffers held (copies in flight or being read)
+  std::vector<Copy> copies;         // in plan order: by reader, then read
+};
+
+// Step 1's bytes in use in each staging memory at each step (no buffers yet); no copies.
+void start_dma(const Simulator& sim, const StreamingPlan& plan,
+               std::span<const MemoryIndex> mapping, DmaState& state);
+// Step 2 for the reads of layers `from` onwards: appends their copies and holds their buffers.
+// `loads` are v0's per-layer, per-memory transfer times (layers x memories).
+void plan_copies(const Simulator& sim, const StreamingPlan& plan,
+                 std::span<const MemoryIndex> mapping, const TimeFs* loads, std::size_t from,
+                 DmaState& state);
+// Step 3 for layers `from` onwards, every copy's `done` as at the start of layer `from`.
+// `layer_fs` holds v0's layer times on entry and v1's on return; returns the time saved.
+TimeFs run_layers(const Simulator& sim, const StreamingPlan& plan, const TimeFs* loads,
+                  std::size_t from, DmaState& state, TimeFs* layer_fs);
+
+// The incremental evaluator's re-run of step 3: v0's layer times in `v0_fs`, v1's written to
+// `layer_fs` for the layers it runs. It also logs (copies x plan.log_stride) each copy's `done` at
+// the start of every layer of its window (at entry layer - issue), to restart from later; and it
+// stops at the first layer from `resync_from` on where every copy in flight has the progress the
+// log holds from the previous run (returned; the number of layers if none), leaving the later
+// layer times as they were. The caller guarantees that from `resync_from` on the loads are the
+// previous run's and so are the copies read (their log rows moved to their new index).
+std::size_t rerun_layers(const Simulator& sim, const StreamingPlan& plan, const TimeFs* loads,
+                         std::size_t from, DmaState& state, const TimeFs* v0_fs, TimeFs* layer_fs,
+                         TimeFs* log, std::size_t resync_from);
 
 // Fills `out` (latency, validity, peaks, overflow, layer times) under the streaming dynamics.
 void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
