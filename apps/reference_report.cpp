@@ -1,6 +1,7 @@
 #include "apps/reference_report.hpp"
 
 #include "apps/text_table.hpp"
+#include "env/optimum/streaming_bound.hpp"
 
 namespace memplace::cli {
 
@@ -30,6 +31,8 @@ std::vector<ReferenceRow> reference_rows(const Simulator& sim,
     const TimeFs port = slowest_port_bound_fs(sim), compute = compute_bound_fs(sim);
     rows.push_back({"slowest-port-bound", port, speedup(r.compiler_fs, port)});
     rows.push_back({"compute-bound", compute, speedup(r.compiler_fs, compute)});
+    const TimeFs lp = optimum::streaming_bound_fs(sim);
+    rows.push_back({"capacity-aware-bound", lp, speedup(r.compiler_fs, lp)});
   }
   return rows;
 }

@@ -10,56 +10,6 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-struct Term {
-  int column;
-  TimeFs time_fs;
-};
-
-class Builder {
- public:
-  explicit Builder(MipFormulation& f) : f_(f) {}
-
-  int add_column(double lower, double upper, double objective, bool integer) {
-    f_.column_lower.push_back(lower);
-    f_.column_upper.push_back(upper);
-    f_.objective.push_back(objective);
-    f_.integer.push_back(integer);
-    return static_cast<int>(f_.objective.size() - 1);
-  }
-
-  void add_row(RowKind kind, std::span<const int> columns, std::span<const double> values,
-               double lower, double upper) {
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (values[i] == 0) continue;
-      f_.row_column.push_back(columns[i]);
-      f_.row_value.push_back(values[i]);
-    }
-    f_.row_start.push_back(f_.row_column.size());
-    f_.row_lower.push_back(lower);
-    f_.row_upper.push_back(upper);
-    f_.row_kind.push_back(kind);
-  }
-
- private:
-  MipFormulation& f_;
-};
-
-// The terms time(t, l, m) x(t, m) of layer l's traffic in memory m: its weight, its output and
-// every input it reads.
-std::vector<Term> traffic_terms(const Simulator& sim, const MipFormulation& f, std::size_t l,
-                                std::size_t m) {
-  std::vector<Term> terms;
-  terms.push_back(
-      {f.placement_column(tensor_id(l, TensorKind::weight), m), sim.weight_fs(l, m)});
-  terms.push_back(
-      {f.placement_column(tensor_id(l, TensorKind::activation), m), sim.output_fs(l, m)});
-  for (const Simulator::Dependency& d : sim.in_edges(l)) {
-    terms.push_back({f.placement_column(tensor_id(d.layer, TensorKind::activation), m),
-                     sim.read_fs(d.index, m)});
-  }
-  return terms;
-}
-
 TimeFs graph_input_fs(const Simulator& sim, std::size_t l, std::size_t m) {
   return m == sim.slowest() ? sim.external_fs(l) : 0;
 }
@@ -119,7 +69,7 @@ std::vector<std::size_t> maximal_live_steps(const Simulator& sim) {
   return steps;
 }
 
-void add_capacity_rows(const Simulator& sim, Builder& b, const MipFormulation& f) {
+void add_capacity_rows(const Simulator& sim, MipFormulation& f) {
   for (const std::size_t s : maximal_live_steps(sim)) {
     for (std::size_t m = 0; m < sim.num_memories(); ++m) {
       std::vector<int> columns;
@@ -133,21 +83,21 @@ void add_capacity_rows(const Simulator& sim, Builder& b, const MipFormulation& f
         total += bytes;
       }
       if (total <= sim.capacity(m)) continue;  // can never overflow
-      b.add_row(RowKind::capacity, columns, values, -kInfinity,
+      f.add_row(RowKind::capacity, columns, values, -kInfinity,
                 static_cast<double>(sim.capacity(m)));
     }
   }
 }
 
-void add_layer_time_rows(const Simulator& sim, Builder& b, MipFormulation& f) {
+void add_layer_time_rows(const Simulator& sim, MipFormulation& f) {
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
     f.constant_fs += sim.overhead_fs();
     if (worst_memory_fs(sim, f, l) <= sim.compute_fs(l)) {
       f.constant_fs += sim.compute_fs(l);  // compute-bound under every mapping
       continue;
     }
-    const int time = b.add_column(static_cast<double>(sim.compute_fs(l)) * kUnitsPerFs, kInfinity,
-                                  1.0, false);
+    const int time =
+        f.add_column(static_cast<double>(sim.compute_fs(l)) * kUnitsPerFs, kInfinity, 1.0, false);
     f.layer_time_column[l] = time;
     std::vector<int> columns{time};
     std::vector<double> values{1.0};
@@ -161,7 +111,7 @@ void add_layer_time_rows(const Simulator& sim, Builder& b, MipFormulation& f) {
       if (sim.memory_time() == MemoryTimeCombine::max) {
         // A port that cannot outlast the compute time is implied by T(l)'s lower bound.
         if (worst_port_fs(sim, f, l, m) > sim.compute_fs(l)) {
-          b.add_row(RowKind::layer_time, columns, values, static_cast<double>(rhs) * kUnitsPerFs,
+          f.add_row(RowKind::layer_time, columns, values, static_cast<double>(rhs) * kUnitsPerFs,
                     kInfinity);
         }
         columns.resize(1);
@@ -170,7 +120,7 @@ void add_layer_time_rows(const Simulator& sim, Builder& b, MipFormulation& f) {
       }
     }
     if (sim.memory_time() == MemoryTimeCombine::sum) {
-      b.add_row(RowKind::layer_time, columns, values, static_cast<double>(rhs) * kUnitsPerFs,
+      f.add_row(RowKind::layer_time, columns, values, static_cast<double>(rhs) * kUnitsPerFs,
                 kInfinity);
     }
   }
@@ -178,28 +128,62 @@ void add_layer_time_rows(const Simulator& sim, Builder& b, MipFormulation& f) {
 
 }  // namespace
 
+std::vector<Term> traffic_terms(const Simulator& sim, const MipFormulation& f, std::size_t l,
+                                std::size_t m) {
+  std::vector<Term> terms;
+  terms.push_back({f.placement_column(tensor_id(l, TensorKind::weight), m), sim.weight_fs(l, m)});
+  terms.push_back(
+      {f.placement_column(tensor_id(l, TensorKind::activation), m), sim.output_fs(l, m)});
+  for (const Simulator::Dependency& d : sim.in_edges(l)) {
+    terms.push_back({f.placement_column(tensor_id(d.layer, TensorKind::activation), m),
+                     sim.read_fs(d.index, m)});
+  }
+  return terms;
+}
+
+int MipFormulation::add_column(double lower, double upper, double objective_coefficient,
+                               bool is_integer) {
+  column_lower.push_back(lower);
+  column_upper.push_back(upper);
+  objective.push_back(objective_coefficient);
+  integer.push_back(is_integer);
+  return static_cast<int>(objective.size() - 1);
+}
+
+void MipFormulation::add_row(RowKind kind, std::span<const int> columns,
+                             std::span<const double> values, double lower, double upper) {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (values[i] == 0) continue;
+    row_column.push_back(columns[i]);
+    row_value.push_back(values[i]);
+  }
+  row_start.push_back(row_column.size());
+  row_lower.push_back(lower);
+  row_upper.push_back(upper);
+  row_kind.push_back(kind);
+}
+
 MipFormulation build_formulation(const Simulator& sim) {
   MipFormulation f;
   f.num_tensors = sim.num_tensors();
   f.num_memories = sim.num_memories();
   f.layer_time_column.assign(sim.num_layers(), -1);
-  Builder b(f);
   // A tensor larger than a memory is kept out of it by the capacity rows alone: CBC's
   // preprocessing fixes those columns itself, and fixing them here made its search slower
   // (bert-base under `sum`: not proven in 600 s instead of 90 s; docs/optimum.md).
   for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
     for (std::size_t m = 0; m < sim.num_memories(); ++m)
-      b.add_column(0.0, 1.0, 0.0, true);
+      f.add_column(0.0, 1.0, 0.0, true);
   }
   for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
     std::vector<int> columns;
     for (std::size_t m = 0; m < sim.num_memories(); ++m)
       columns.push_back(f.placement_column(t, m));
     const std::vector<double> ones(columns.size(), 1.0);
-    b.add_row(RowKind::assignment, columns, ones, 1.0, 1.0);
+    f.add_row(RowKind::assignment, columns, ones, 1.0, 1.0);
   }
-  add_layer_time_rows(sim, b, f);
-  add_capacity_rows(sim, b, f);
+  add_layer_time_rows(sim, f);
+  add_capacity_rows(sim, f);
   return f;
 }
 

@@ -29,7 +29,15 @@ namespace memplace::optimum {
 // Solver units per femtosecond (2^-20: about one nanosecond per unit).
 inline constexpr double kUnitsPerFs = 1.0 / 1048576.0;
 
-enum class RowKind : std::uint8_t { assignment, layer_time, capacity };
+enum class RowKind : std::uint8_t {
+  assignment,
+  layer_time,
+  capacity,
+  // The streaming relaxation's (env/optimum/streaming_bound.hpp):
+  definition,  // an auxiliary column equals an expression
+  port,        // a port's idle time covers the copies through it
+  staging,     // a read is staged at most as much as it is homed
+};
 
 struct MipFormulation {
   // Columns.
@@ -51,6 +59,11 @@ struct MipFormulation {
   std::size_t num_memories = 0;
   std::vector<int> layer_time_column;  // per layer; -1 when the layer never waits for memory
 
+  int add_column(double lower, double upper, double objective_coefficient, bool is_integer);
+  // Zero coefficients are left out.
+  void add_row(RowKind kind, std::span<const int> columns, std::span<const double> values,
+               double lower, double upper);
+
   std::size_t num_columns() const { return objective.size(); }
   std::size_t num_rows() const { return row_lower.size(); }
   int placement_column(std::size_t tensor, std::size_t memory) const {
@@ -68,5 +81,15 @@ struct MipFormulation {
 };
 
 MipFormulation build_formulation(const Simulator& sim);
+
+// One term time(t, l, m) x(t, m) of a layer's traffic in a memory.
+struct Term {
+  int column;
+  TimeFs time_fs;
+};
+// The terms of layer l's traffic in memory m: its weight, its output and every input it reads
+// (graph inputs, which are constant, aside).
+std::vector<Term> traffic_terms(const Simulator& sim, const MipFormulation& f, std::size_t l,
+                                std::size_t m);
 
 }  // namespace memplace::optimum

@@ -16,6 +16,7 @@
 
 #include "env/model/references.hpp"
 #include "env/optimum/formulation.hpp"
+#include "env/optimum/streaming_bound.hpp"
 
 namespace memplace::optimum {
 
@@ -160,22 +161,40 @@ std::string solver_version() {
   return std::string("CBC ") + CBC_VERSION;
 }
 
+double solve_relaxation(const MipFormulation& f) {
+  OsiClpSolverInterface solver = load(f);
+  for (std::size_t c = 0; c < f.num_columns(); ++c)
+    solver.setContinuous(static_cast<int>(c));
+  solver.initialSolve();
+  if (!solver.isProvenOptimal()) {
+    throw std::runtime_error("Clp did not solve the relaxation to optimality (" +
+                             std::string(solver.isProvenPrimalInfeasible() ? "infeasible"
+                                         : solver.isProvenDualInfeasible() ? "unbounded"
+                                                                           : "stopped") +
+                             ")");
+  }
+  return units_to_fs(solver.getObjValue(), f.constant_fs);
+}
+
 Solution solve(const Simulator& sim, const SolverOptions& options,
                const std::function<bool(const Progress&)>& progress) {
   options.validate();
-  const MipFormulation f = build_formulation(sim);
+  const bool exact = sim.dynamics() == Dynamics::pinned;
+  const MipFormulation f =
+      exact ? build_formulation(sim) : build_streaming_relaxation(sim, {}, /*integral=*/true);
   const Mapping start = options.start.empty() ? compiler_mapping(sim) : options.start;
   sim.check_mapping(start);
 
   OsiClpSolverInterface solver = load(f);
   CbcModel model(solver);
   model.setLogLevel(0);
-  // The warm start by column name: CBC completes the continuous columns with an LP.
-  const std::vector<double> start_point = f.point(sim, start);
+  // The warm start by column name, the placements only: CBC completes the continuous columns.
   std::vector<std::pair<std::string, double>> mip_start;
-  for (std::size_t c = 0; c < f.num_columns(); ++c) {
-    if (f.integer[c])
-      mip_start.emplace_back(model.solver()->getColName(static_cast<int>(c)), start_point[c]);
+  for (std::size_t t = 0; t < f.num_tensors; ++t) {
+    for (std::size_t m = 0; m < f.num_memories; ++m) {
+      mip_start.emplace_back(model.solver()->getColName(f.placement_column(t, m)),
+                             start[t] == m ? 1.0 : 0.0);
+    }
   }
   if (sim.evaluate(start).valid) model.setMIPStart(mip_start);
 
@@ -206,6 +225,7 @@ Solution solve(const Simulator& sim, const SolverOptions& options,
   if (code != 0) throw std::runtime_error("CBC failed (code " + std::to_string(code) + ")");
 
   Solution s;
+  s.exact = exact;
   s.seconds = std::chrono::duration<double>(Clock::now() - state.start).count();
   s.nodes = model.getNodeCount();
   if (model.isProvenInfeasible()) {

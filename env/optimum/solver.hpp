@@ -1,5 +1,7 @@
 // The exact optimum of the cost model: the MIP of env/optimum/formulation.hpp solved by COIN-OR
-// CBC (branch and cut over Clp), warm-started from the compiler mapping (docs/optimum.md).
+// CBC (branch and cut over Clp), warm-started from the compiler mapping (docs/optimum.md). Under
+// the streaming dynamics, the MIP of its relaxation (env/optimum/streaming_bound.hpp): a bound and
+// candidate mappings, not a proven optimum (Solution::exact).
 //
 // The answer is re-scored by the simulator: latency_fs is Simulator::evaluate's, never the
 // solver's own objective (which is kept beside it to show that the two agree).
@@ -50,6 +52,11 @@ struct Progress {
 
 struct Solution {
   Status status = Status::infeasible;
+  // Pinned dynamics: the MIP is the cost model, so `optimal` proves the mapping optimal.
+  // Streaming: the MIP is env/optimum/streaming_bound.hpp's relaxation with binary placements; its
+  // bound holds for every mapping's streaming latency, but its optimum is the relaxation's, so the
+  // mapping (re-scored under streaming) is a candidate, not a proven optimum.
+  bool exact = true;
   std::optional<Mapping> mapping;  // the best valid mapping found
   TimeFs latency_fs = 0;           // its latency, re-scored by the simulator
   TimeFs bound_fs = 0;             // a lower bound on every valid mapping's latency (≤ latency)
@@ -65,6 +72,11 @@ struct Solution {
 // std::runtime_error if CBC fails.
 Solution solve(const Simulator& sim, const SolverOptions& options,
                const std::function<bool(const Progress&)>& progress = {});
+
+struct MipFormulation;
+// The optimum of a formulation's linear relaxation (integrality dropped) in femtoseconds, its
+// constant included, by Clp's dual simplex. Throws std::runtime_error unless Clp proves it optimal.
+double solve_relaxation(const MipFormulation& f);
 
 // "CBC 2.10.8", for certificates.
 std::string solver_version();

@@ -10,6 +10,7 @@
 #include "env/model/simulator.hpp"
 #include "env/optimum/certificate.hpp"
 #include "env/optimum/solver.hpp"
+#include "env/optimum/streaming_bound.hpp"
 
 #include "python/bindings/bindings.hpp"
 
@@ -41,11 +42,6 @@ py::array_t<std::uint8_t> mapping_array(const Mapping& mapping) {
 // Solves with the GIL released; Ctrl-C stops the solve and raises KeyboardInterrupt.
 py::dict solve_optimum(const Simulator& sim, double time_limit_s, double relative_gap,
                        int threads) {
-  if (sim.dynamics() != Dynamics::pinned) {
-    throw py::value_error(
-        "optimum() solves the pinned dynamics (cost model v0) only; this "
-        "simulator is streaming");
-  }
   optimum::SolverOptions options;
   options.time_limit_s = time_limit_s;
   options.relative_gap = relative_gap;
@@ -64,6 +60,7 @@ py::dict solve_optimum(const Simulator& sim, double time_limit_s, double relativ
   if (interrupted) throw py::error_already_set();
   py::dict d;
   d["status"] = std::string(optimum::status_name(s.status));
+  d["exact"] = s.exact;
   d["mapping"] = s.mapping ? py::object(mapping_array(*s.mapping)) : py::none();
   d["latency_fs"] = s.mapping ? py::object(py::int_(s.latency_fs)) : py::none();
   d["bound_fs"] = s.bound_fs;
@@ -268,8 +265,21 @@ void bind_simulator_class(py::module_& m) {
       .def("optimum", &solve_optimum, py::arg("time_limit_s") = 600.0,
            py::arg("relative_gap") = 0.0, py::arg("threads") = 1,
            "The exact optimum (a MIP solved with CBC, docs/optimum.md): a dict with status "
-           "('optimal', 'gap_limit', 'time_limit', 'infeasible'), mapping, latency_fs (re-scored "
-           "by the simulator), bound_fs, gap, seconds, nodes.")
+           "('optimal', 'gap_limit', 'time_limit', 'infeasible'), exact, mapping, latency_fs "
+           "(re-scored by the simulator), bound_fs, gap, seconds, nodes. Under streaming the MIP "
+           "is a relaxation (exact False): bound_fs holds for every mapping, the mapping is a "
+           "candidate (docs/cost-model.md).")
+      .def(
+          "streaming_bound_fs",
+          [](const Simulator& s) {
+            if (s.dynamics() != Dynamics::streaming) {
+              throw py::value_error("streaming_bound_fs() needs a streaming simulator");
+            }
+            py::gil_scoped_release release;
+            return optimum::streaming_bound_fs(s);
+          },
+          "The capacity-aware bound of the streaming dynamics (an LP solved with Clp, "
+          "docs/cost-model.md): no valid mapping is faster.")
       .def(
           "rectify",
           [](const Simulator& s, py::handle mapping) {

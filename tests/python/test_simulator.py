@@ -104,8 +104,17 @@ class SimulatorTest(unittest.TestCase):
         self.assertLessEqual(streaming.references()["compiler_fs"],
                              streaming.evaluate(mapping).latency_fs)
         self.assertIsNone(streaming.references()["optimum_fs"])
-        with self.assertRaisesRegex(ValueError, "pinned dynamics"):
-            streaming.optimum(time_limit_s=1)
+        # The MIP of the streaming relaxation: a bound under every mapping, a candidate mapping.
+        small = memplace.Simulator("resnet50", dynamics="streaming")
+        relaxed = small.optimum(time_limit_s=5)
+        self.assertFalse(relaxed["exact"])
+        self.assertLessEqual(relaxed["bound_fs"], relaxed["latency_fs"])
+        self.assertEqual(small.evaluate(relaxed["mapping"]).latency_fs, relaxed["latency_fs"])
+        lp = small.streaming_bound_fs()
+        self.assertLessEqual(lp, small.references()["compiler_fs"])
+        self.assertLessEqual(lp, relaxed["latency_fs"])
+        with self.assertRaisesRegex(ValueError, "streaming simulator"):
+            pinned.streaming_bound_fs()
         with self.assertRaises(ValueError):
             memplace.Simulator("resnet50", dynamics="lazy")
         with self.assertRaises(ValueError):
