@@ -1,5 +1,6 @@
 #include "env/single_step_env.hpp"
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,9 +86,13 @@ Space SingleStepEnv::action_space() const {
 }
 
 void SingleStepEnv::show_mapping(std::span<const MemoryIndex> mapping) {
+  // A table lookup, not a division per tensor: this runs on every step.
   const std::size_t m_count = ctx_->sim->num_memories();
+  std::array<float, kMaxMemories> feature{};
+  for (std::size_t m = 0; m < m_count; ++m)
+    feature[m] = memory_feature(static_cast<MemoryIndex>(m), m_count);
   for (std::size_t t = 0; t < mapping.size(); ++t)
-    dynamic_[t] = memory_feature(mapping[t], m_count);
+    dynamic_[t] = feature[mapping[t]];
 }
 
 ObservationView SingleStepEnv::observation() const {

@@ -125,8 +125,9 @@ MEMPLACE_VECTOR_TARGET inline V4 gather_memory(const MemoryIndex* map, const std
   return V4{map[idx[0]], map[idx[1]], map[idx[2]], map[idx[3]]};
 }
 
-// Latency pass: each lane is a layer. acc[m] = the layer's transfer time in memory m.
-template <std::size_t M, MemoryTimeCombine C>
+// Latency pass: each lane is a layer. acc[m] = the layer's transfer time in memory m, also
+// written to `loads` when kLoads (a template parameter, so the pinned evaluation pays nothing).
+template <std::size_t M, MemoryTimeCombine C, bool kLoads>
 MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIndex* map,
                                          Evaluation& out, std::array<std::int64_t, M>& pinned,
                                          TimeFs* loads) {
@@ -165,7 +166,7 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
     }
     const std::size_t first = b * kLanes;
     const std::size_t count = std::min(kLanes, p.layers - first);
-    if (loads) {
+    if constexpr (kLoads) {
       for (std::size_t lane = 0; lane < count; ++lane) {
         for (std::size_t m = 0; m < M; ++m)
           loads[(first + lane) * M + m] = acc[m][lane];
@@ -221,7 +222,10 @@ MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryI
                                           Evaluation& out, TimeFs* loads) {
   std::array<std::int64_t, M> pinned{};
   std::array<std::int64_t, M> peak{};
-  latency_pass<M, C>(p, map, out, pinned, loads);
+  if (loads != nullptr)
+    latency_pass<M, C, true>(p, map, out, pinned, loads);
+  else
+    latency_pass<M, C, false>(p, map, out, pinned, loads);
   if constexpr (M <= 4) {
     sweep_pass<V4, M>(p, map, peak);
   } else {
