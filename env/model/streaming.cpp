@@ -87,25 +87,34 @@ void start_dma(const Simulator& sim, const StreamingPlan& plan,
   state.used.assign(slots * n, 0);
   state.held.assign(n, 0);
   state.copies.clear();
+  // Pinned weight bytes per staging memory: one branch-free pass each (a sum into pinned[m] per
+  // weight would chain every addition through memory).
   std::array<std::int64_t, kMaxMemories> pinned{};
-  for (std::size_t l = 0; l < n; ++l) {
-    const std::size_t weight = tensor_id(l, TensorKind::weight);
-    pinned[mapping[weight]] += sim.tensor_bytes(weight);
+  for (std::size_t k = 0; k < slots; ++k) {
+    const auto stage = static_cast<MemoryIndex>(plan.staging[k]);
+    std::int64_t bytes = 0;
+    for (std::size_t l = 0; l < n; ++l) {
+      const std::size_t weight = tensor_id(l, TensorKind::weight);
+      const std::int64_t here = mapping[weight] == stage;  // a mask, not a branch: random
+      bytes += sim.tensor_bytes(weight) & -here;           // mappings would mispredict half
+    }
+    pinned[plan.staging[k]] = bytes;
   }
-  // Live activations as changes per step, then running sums on top of the pinned weights.
+  // Live activations as changes per step (row `slots` takes the other memories' changes, so the
+  // loop has no branch for random mappings to mispredict), then running sums on the weights.
+  state.delta.assign((slots + 1) * (n + 1), 0);
   for (std::size_t l = 0; l < n; ++l) {
     const std::size_t act = tensor_id(l, TensorKind::activation);
-    const std::size_t k = plan.slot_of[mapping[act]];
-    if (k == slots) continue;
-    std::int64_t* used = &state.used[k * n];
-    used[l] += sim.tensor_bytes(act);
-    if (plan.output_last[l] + 1 < n) used[plan.output_last[l] + 1] -= sim.tensor_bytes(act);
+    std::int64_t* delta = &state.delta[plan.slot_of[mapping[act]] * (n + 1)];
+    delta[l] += sim.tensor_bytes(act);
+    delta[plan.output_last[l] + 1] -= sim.tensor_bytes(act);
   }
   for (std::size_t k = 0; k < slots; ++k) {
+    const std::int64_t* delta = &state.delta[k * (n + 1)];
     std::int64_t* used = &state.used[k * n];
     std::int64_t live = pinned[plan.staging[k]];
     for (std::size_t step = 0; step < n; ++step)
-      used[step] = live += used[step];
+      used[step] = live += delta[step];
   }
 }
 

@@ -87,6 +87,7 @@ struct DmaState {
   std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
   std::vector<std::uint32_t> held;  // per step: buffers held (copies in flight or being read)
   std::vector<Copy> copies;         // in plan order: by reader, then read
+  std::vector<std::int64_t> delta;  // scratch: live activation bytes as changes per step
 };
 
 // Step 1's bytes in use in each staging memory at each step (no buffers yet); no copies.
