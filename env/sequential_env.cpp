@@ -17,6 +17,8 @@ constexpr std::size_t kWeightPlaced = 2;
 constexpr std::size_t kActivationPlaced = 3;
 constexpr std::size_t kWeightCurrent = 4;
 constexpr std::size_t kActivationCurrent = 5;
+constexpr std::size_t kFreeStaging = 6;       // -v1
+constexpr std::size_t kMemoryBoundShare = 7;  // -v1
 
 std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t activation_column) {
   return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
@@ -71,7 +73,9 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
       order_(std::make_shared<const std::vector<std::size_t>>(
           make_placement_order(*ctx_->sim, options.order))),
       pristine_(*ctx_->sim),
-      ev_(pristine_) {
+      ev_(pristine_),
+      features_(kDynamicFeatures +
+                (ctx_->model_options.contains("dynamics") ? kStreamingDynamicFeatures : 0)) {
   const Simulator& sim = *ctx_->sim;
   if (order_->empty()) {
     throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
@@ -84,21 +88,34 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
                      std::to_string(pristine_.pinned().overflow_bytes(sim.slowest())) +
                      " bytes over) even with every tensor there");
   }
-  auto dynamic = std::make_shared<std::vector<float>>(sim.num_layers() * kDynamicFeatures, 0.0f);
+  dynamic_.assign(sim.num_layers() * features_, 0.0f);
   const float slowest = sim.num_memories() <= 1 ? 0.0f : 1.0f;
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
-    (*dynamic)[l * kDynamicFeatures + kWeightMemory] = slowest;
-    (*dynamic)[l * kDynamicFeatures + kActivationMemory] = slowest;
+    dynamic_[l * features_ + kWeightMemory] = slowest;
+    dynamic_[l * features_ + kActivationMemory] = slowest;
   }
-  pristine_dynamic_ = std::move(dynamic);
-  dynamic_ = *pristine_dynamic_;
+  if (features_ > kDynamicFeatures) {
+    // Everything starts in the slowest memory, which stages nothing: the staging memories are free.
+    is_staging_.assign(sim.num_memories(), false);
+    for (const std::size_t m : sim.hardware().staging_memories()) {
+      is_staging_[m] = true;
+      staging_capacity_ += static_cast<double>(sim.capacity(m));
+    }
+    pristine_free_ = std::make_shared<const std::vector<std::int64_t>>(
+        sim.num_layers(), static_cast<std::int64_t>(staging_capacity_));
+    staging_free_ = *pristine_free_;
+    for (std::size_t l = 0; l < sim.num_layers(); ++l)
+      dynamic_[l * features_ + kFreeStaging] = staging_capacity_ > 0 ? 1.0f : 0.0f;
+    write_memory_bound_shares(0);
+  }
+  pristine_dynamic_ = std::make_shared<const std::vector<float>>(dynamic_);
   mask_.assign(sim.num_memories(), 0);
 }
 
 Space SequentialEnv::observation_space() const {
   const Simulator& sim = *ctx_->sim;
   return GraphSpace{sim.num_layers(),
-                    ctx_->graph->num_features + kDynamicFeatures,
+                    ctx_->graph->num_features + features_,
                     ctx_->graph->num_edges(),
                     sim.num_memories(),
                     0.0f,
@@ -110,12 +127,12 @@ Space SequentialEnv::action_space() const {
 }
 
 ObservationView SequentialEnv::observation() const {
-  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, kDynamicFeatures, mask_};
+  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, features_, mask_};
 }
 
 void SequentialEnv::point_at(std::size_t tensor, float flag) {
-  dynamic_[tensor_layer(tensor) * kDynamicFeatures +
-           column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
+  dynamic_[tensor_layer(tensor) * features_ + column(tensor, kWeightCurrent, kActivationCurrent)] =
+      flag;
 }
 
 void SequentialEnv::refresh_mask() {
@@ -125,9 +142,36 @@ void SequentialEnv::refresh_mask() {
   }
 }
 
+void SequentialEnv::refresh_streaming_features(std::size_t tensor, MemoryIndex from) {
+  const Simulator& sim = *ctx_->sim;
+  const std::int64_t change = (is_staging_[from] ? sim.tensor_bytes(tensor) : 0) -
+                              (is_staging_[ev_.mapping()[tensor]] ? sim.tensor_bytes(tensor) : 0);
+  if (change != 0) {
+    for (std::size_t step = sim.live_first(tensor); step <= sim.live_last(tensor); ++step) {
+      staging_free_[step] += change;
+      dynamic_[step * features_ + kFreeStaging] = static_cast<float>(
+          std::clamp(static_cast<double>(staging_free_[step]) / staging_capacity_, 0.0, 1.0));
+    }
+  }
+  write_memory_bound_shares(ev_.last_rerun_from());
+}
+
+void SequentialEnv::write_memory_bound_shares(std::size_t from) {
+  const Simulator& sim = *ctx_->sim;
+  for (std::size_t l = from; l < sim.num_layers(); ++l) {
+    const TimeFs t = ev_.layer_fs(l);
+    const TimeFs waiting = t - sim.overhead_fs() - sim.compute_fs(l);
+    dynamic_[l * features_ + kMemoryBoundShare] =
+        waiting <= 0 ? 0.0f
+                     : static_cast<float>(static_cast<double>(waiting) / static_cast<double>(t));
+  }
+}
+
 ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   if (seed) rng_.reseed(*seed);
   ev_ = pristine_;
+  if (pristine_free_)
+    std::copy(pristine_free_->begin(), pristine_free_->end(), staging_free_.begin());
   std::copy(pristine_dynamic_->begin(), pristine_dynamic_->end(), dynamic_.begin());
   cursor_ = 0;
   done_ = false;
@@ -165,9 +209,11 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
 
   const double before = info_.speedup;
   const auto m = static_cast<MemoryIndex>(a);
+  const MemoryIndex from = ev_.mapping()[tensor];
   ev_.move(tensor, m);
+  if (features_ > kDynamicFeatures) refresh_streaming_features(tensor, from);
   const std::size_t memories = mask_.size();
-  const std::size_t row = tensor_layer(tensor) * kDynamicFeatures;
+  const std::size_t row = tensor_layer(tensor) * features_;
   dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
       memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
   dynamic_[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;

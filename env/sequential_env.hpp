@@ -33,8 +33,10 @@ class SequentialEnv final : public Env {
   static std::vector<OptionSpec> option_specs();
   static SequentialOptions parse_options(const OptionMap& resolved);
 
-  // Node feature columns after the static ones.
+  // Node feature columns after the static ones (-v0), and the -v1 ids' two more: the free share
+  // of the staging memories at the layer's step, and the layer's memory-bound share.
   static constexpr std::size_t kDynamicFeatures = 6;
+  static constexpr std::size_t kStreamingDynamicFeatures = 2;
 
   const std::string& id() const override { return id_; }
   Space observation_space() const override;
@@ -56,6 +58,10 @@ class SequentialEnv final : public Env {
  private:
   void point_at(std::size_t tensor, float flag);
   void refresh_mask();
+  // -v1: the staging memories' free bytes over `tensor`'s live range after it moved from
+  // memory `from`, and the memory-bound share of every layer whose time the move can change.
+  void refresh_streaming_features(std::size_t tensor, MemoryIndex from);
+  void write_memory_bound_shares(std::size_t from_layer);
 
   std::string id_;
   std::shared_ptr<const PlacementContext> ctx_;
@@ -65,7 +71,13 @@ class SequentialEnv final : public Env {
   IncrementalStreamingEvaluator pristine_;
   IncrementalStreamingEvaluator ev_;
   std::shared_ptr<const std::vector<float>> pristine_dynamic_;
-  std::vector<float> dynamic_;  // N x kDynamicFeatures
+  std::size_t features_;        // dynamic columns: kDynamicFeatures (+ the -v1 ones)
+  std::vector<float> dynamic_;  // N x features_
+  // -v1: per step, the staging memories' capacity minus pinned weights and live activations.
+  std::shared_ptr<const std::vector<std::int64_t>> pristine_free_;
+  std::vector<std::int64_t> staging_free_;
+  std::vector<bool> is_staging_;  // per memory
+  double staging_capacity_ = 0;
   std::vector<std::uint8_t> mask_;
   std::size_t cursor_ = 0;
   bool done_ = true;

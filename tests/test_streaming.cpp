@@ -261,17 +261,54 @@ TEST_CASE("streaming: the -v1 environments score under streaming, against its co
   CHECK(short_window->options().at("lookahead") == "2");
 }
 
-TEST_CASE("streaming: the sequential -v1 env's latency is the full streaming evaluation") {
+// The -v1 sequential env's two dynamic features, recomputed from scratch for a mapping: the free
+// share of the staging memories at each layer's step, and each layer's memory-bound share.
+void check_streaming_features(const Simulator& sim, std::span<const MemoryIndex> mapping,
+                              const ObservationView& obs) {
+  const Evaluation e = sim.evaluate(mapping);
+  double capacity = 0;
+  std::vector<bool> staging(sim.num_memories(), false);
+  for (const std::size_t m : sim.hardware().staging_memories()) {
+    staging[m] = true;
+    capacity += static_cast<double>(sim.capacity(m));
+  }
+  const std::size_t free_column = obs.graph->num_features + SequentialEnv::kDynamicFeatures;
+  for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+    std::int64_t used = 0;
+    for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
+      if (staging[mapping[t]] && sim.live_first(t) <= l && l <= sim.live_last(t))
+        used += sim.tensor_bytes(t);
+    }
+    const double free = (capacity - static_cast<double>(used)) / capacity;
+    REQUIRE(obs.feature(l, free_column) == doctest::Approx(free).epsilon(1e-6));
+    const TimeFs waiting = e.layer_fs[l] - sim.overhead_fs() - sim.compute_fs(l);
+    const double share =
+        waiting <= 0 ? 0.0 : static_cast<double>(waiting) / static_cast<double>(e.layer_fs[l]);
+    REQUIRE(obs.feature(l, free_column + 1) == doctest::Approx(share).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("streaming: the sequential -v1 env's latency and features follow the full evaluation") {
   auto env = make("memplace/sequential/bert-base-v1");
   const auto* seq = dynamic_cast<const SequentialEnv*>(env.get());
   REQUIRE(seq != nullptr);
   ObservationView obs = env->reset(7).obs;
+  CHECK(obs.dynamic_features ==
+        SequentialEnv::kDynamicFeatures + SequentialEnv::kStreamingDynamicFeatures);
+  check_streaming_features(env->simulator(), seq->mapping(), obs);
   const Discrete space = std::get<Discrete>(env->action_space());
   for (int step = 0; step < 200; ++step) {
     const StepResult r = env->step(space.sample(env->rng(), obs.action_mask));
     CHECK(r.info.latency_fs == env->simulator().evaluate(seq->mapping()).latency_fs);
     obs = r.obs;
+    if (step % 25 == 0) check_streaming_features(env->simulator(), seq->mapping(), obs);
   }
+  // A reset starts again from the all-slowest features.
+  obs = env->reset(8).obs;
+  check_streaming_features(env->simulator(), seq->mapping(), obs);
+  // v0 keeps its six dynamic columns.
+  CHECK(make("memplace/sequential/bert-base-v0")->reset(0).obs.dynamic_features ==
+        SequentialEnv::kDynamicFeatures);
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ class IncrementalStreamingEvaluator {
   // evaluator answers peaks, validity and whether a tensor fits.
   const IncrementalEvaluator& pinned() const { return pinned_; }
   bool fits(std::size_t tensor, MemoryIndex m) { return pinned_.fits(tensor, m); }
-  // The first layer the last move (or reset) ran again: what the increment saved.
+  // The first layer the last move (or reset) ran again: the layers before it kept their times.
+  // (Under the pinned dynamics: 0.)
   std::size_t last_rerun_from() const { return last_rerun_from_; }
 
  private:
