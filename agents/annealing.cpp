@@ -1,7 +1,8 @@
-// sa: simulated annealing over single-tensor moves. From every tensor in the slowest memory,
-// each step moves one uniformly chosen tensor to another uniformly chosen memory and accepts the
-// move with probability min(1, exp(Δreward / T)); T cools geometrically from t_start to t_end
-// over the budget. One proposal per call: the chain is sequential.
+// sa: simulated annealing over single-tensor moves. From every tensor in the slowest memory (or
+// the compiler's mapping, with start=compiler), each step moves one uniformly chosen tensor to
+// another uniformly chosen memory and accepts the move with probability min(1, exp(Δreward / T)); T
+// cools geometrically from t_start to t_end over the budget. One proposal per call: the chain is
+// sequential.
 #include <cmath>
 #include <cstdio>
 
@@ -13,11 +14,9 @@ namespace {
 class AnnealingAgent final : public Agent {
  public:
   explicit AnnealingAgent(const AgentSetup& setup)
-      : rng_(setup.seed),
-        memories_(setup.context->sim->num_memories()),
-        budget_(setup.budget),
-        current_(setup.context->sim->num_tensors(), setup.context->sim->slowest()) {
+      : rng_(setup.seed), memories_(setup.context->sim->num_memories()), budget_(setup.budget) {
     const Hyperparameters h("sa", setup.hyperparameters);
+    current_ = search_start_mapping(setup, h);
     t_start_ = h.number("t_start", 1e-9, 1e6);
     t_end_ = h.number("t_end", 1e-12, 1e6);
   }
@@ -102,7 +101,8 @@ AgentInfo annealing_agent_info() {
           "simulated annealing over single-tensor moves, geometric cooling over the budget",
           {"single-step"},
           {{"t_start", "0.1", {}, "initial temperature, in reward units (speedup - 1)"},
-           {"t_end", "0.001", {}, "final temperature, reached when the budget is spent"}},
+           {"t_end", "0.001", {}, "final temperature, reached when the budget is spent"},
+           search_start_option()},
           [](const AgentSetup& setup) { return std::make_unique<AnnealingAgent>(setup); }};
 }
 

@@ -1,8 +1,9 @@
 // greedy-dp: EGRL's dynamic-programming baseline. Starting from every tensor in the slowest
-// memory, sweep the layers in schedule order; for each, try all M x M (weight, activation)
-// placements with the rest fixed (one evaluation each) and keep the best, if it beats the
-// current mapping. Sweeps repeat until one brings no gain; then the agent is done (the run ends
-// before its budget) — or, with restarts=true, starts again from a random mapping.
+// memory (or the compiler's mapping, with start=compiler), sweep the layers in schedule order; for
+// each, try all M x M (weight, activation) placements with the rest fixed (one evaluation each) and
+// keep the best, if it beats the current mapping. Sweeps repeat until one brings no gain; then the
+// agent is done (the run ends before its budget) — or, with restarts=true, starts again from a
+// random mapping.
 #include "agents/classical_agents.hpp"
 
 namespace memplace::agents {
@@ -15,7 +16,8 @@ class GreedyDpAgent final : public Agent {
         memories_(setup.context->sim->num_memories()),
         layers_(setup.context->sim->num_layers()),
         restarts_(Hyperparameters("greedy-dp", setup.hyperparameters).flag("restarts")),
-        current_(2 * layers_, setup.context->sim->slowest()) {}
+        current_(search_start_mapping(setup, Hyperparameters("greedy-dp", setup.hyperparameters))) {
+  }
 
   std::vector<Mapping> propose(std::size_t limit) override {
     if (!scored_start_) return {current_};  // score the starting point first
@@ -117,7 +119,8 @@ AgentInfo greedy_dp_agent_info() {
           {{"restarts",
             "false",
             {"true", "false"},
-            "after a sweep without gain: stop (false, as EGRL) or restart from a random mapping"}},
+            "after a sweep without gain: stop (false, as EGRL) or restart from a random mapping"},
+           search_start_option()},
           [](const AgentSetup& setup) { return std::make_unique<GreedyDpAgent>(setup); }};
 }
 

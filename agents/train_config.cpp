@@ -12,9 +12,9 @@ namespace memplace::agents {
 namespace {
 
 // The single-step env's options that a config may set (workload and hardware are top-level).
-std::vector<OptionSpec> env_option_specs() {
+std::vector<OptionSpec> env_option_specs(const std::string& version) {
   std::vector<OptionSpec> specs;
-  for (OptionSpec& spec : SingleStepEnv::option_specs()) {
+  for (OptionSpec& spec : SingleStepEnv::option_specs_for(version)) {
     if (spec.name != "workload" && spec.name != "hardware") specs.push_back(std::move(spec));
   }
   return specs;
@@ -40,7 +40,9 @@ void TrainConfig::resolve() {
   require(budget >= 1, "budget: must be at least 1");
   require(threads >= 0 && threads <= 1024, "threads: must be in 0..1024 (0: every core)");
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
-  const std::vector<OptionSpec> env_specs = env_option_specs();
+  require(env_version == "v0" || env_version == "v1",
+          "env_version: '" + env_version + "' (v0: pinned dynamics, v1: streaming)");
+  const std::vector<OptionSpec> env_specs = env_option_specs(env_version);
   env_options = resolve_options("the single-step env", env_specs, env_options);
   hyperparameters = resolve_options("agent '" + agent + "'", info.hyperparameters, hyperparameters);
 }
@@ -51,8 +53,11 @@ std::string TrainConfig::to_yaml() const {
       << "agent: " << agent << "\n"
       << "workload: " << yaml_quoted(workload) << "\n"
       << "hardware: " << yaml_quoted(hardware) << "\n"
-      << "env: " << env << "\n"
-      << "budget: " << budget << "\n"
+      << "env: " << env
+      << "\n"
+      // Written for v1 only, so that v0 runs' configs stay as they were.
+      << (env_version == "v0" ? "" : "env_version: " + env_version + "\n") << "budget: " << budget
+      << "\n"
       << "seed: " << seed << "\n"
       << "threads: " << threads << "\n"
       << "checkpoint_every: " << checkpoint_every << "\n";
@@ -70,8 +75,8 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   const YAML::Node& root = in.root();
   in.require_map(root, "config");
   in.reject_unknown_keys(root,
-                         {"agent", "workload", "hardware", "env", "budget", "seed", "threads",
-                          "checkpoint_every", "env_options", "hyperparameters"},
+                         {"agent", "workload", "hardware", "env", "env_version", "budget", "seed",
+                          "threads", "checkpoint_every", "env_options", "hyperparameters"},
                          "config");
   TrainConfig c;
   auto text_field = [&](const char* key, std::string& out) {
@@ -85,6 +90,7 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("workload", c.workload);
   text_field("hardware", c.hardware);
   text_field("env", c.env);
+  text_field("env_version", c.env_version);
   count_field("budget", c.budget);
   count_field("seed", c.seed);
   count_field("threads", c.threads);

@@ -17,12 +17,14 @@ struct TrainConfig {
   std::string workload = "resnet50";
   std::string hardware = "nnpi";
   std::string env = "single-step";  // how the agent builds mappings: single-step or sequential
+  std::string env_version = "v0";   // v0: pinned dynamics; v1: streaming (docs/envs/README.md)
   std::uint64_t budget = 20000;     // simulator evaluations
   std::uint64_t seed = 0;
   int threads = 0;                        // 0: every core (results never depend on it)
   std::uint64_t checkpoint_every = 1000;  // evaluations between checkpoints
-  OptionMap env_options;                  // of the single-step env: reward, invalid, memory_time
-  OptionMap hyperparameters;              // the agent's (docs/agents.md); defaults filled in
+  OptionMap env_options;      // of the single-step env: reward, invalid, memory_time (v1: dynamics,
+                              // lookahead)
+  OptionMap hyperparameters;  // the agent's (docs/agents.md); defaults filled in
 
   // Checks every field (the agent and its hyperparameters against the registry, the env options
   // against the single-step env's) and fills in defaults. Throws InputError naming the field.

@@ -60,7 +60,7 @@ struct Trainer::State {
   void build() {
     const int threads = thread_count(config.threads);
     envs.clear();
-    envs.push_back(SingleStepEnv::make_generic(env_options(config)));
+    envs.push_back(SingleStepEnv::make_generic(env_options(config), config.env_version));
     for (int t = 1; t < threads; ++t)
       envs.push_back(std::make_unique<SingleStepEnv>(*envs.front()));
     AgentSetup setup;

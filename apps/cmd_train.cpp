@@ -53,7 +53,8 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
   std::optional<agents::Trainer> trainer;
   if (!o.resume.empty()) {
     if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
-            cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") >
+            cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
+            cmd.count("--env-version") >
         0)
       throw InputError("--resume continues a run as configured; other run options do not apply");
     trainer.emplace(agents::Trainer::resume(o.resume));
@@ -65,6 +66,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (cmd.count("--workload")) config.workload = o.config.workload;
     if (cmd.count("--hardware")) config.hardware = o.config.hardware;
     if (cmd.count("--env")) config.env = o.config.env;
+    if (cmd.count("--env-version")) config.env_version = o.config.env_version;
     if (cmd.count("--budget")) config.budget = o.config.budget;
     if (cmd.count("--seed")) config.seed = o.config.seed;
     if (cmd.count("--threads")) config.threads = o.config.threads;
@@ -101,6 +103,10 @@ void add_train_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (masked rollouts)")
+      ->capture_default_str();
+  cmd->add_option("--env-version", o->config.env_version,
+                  "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
+      ->check(CLI::IsMember({"v0", "v1"}))
       ->capture_default_str();
   add_run_options(*cmd, o->config, o->hyperparameters);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,

@@ -42,9 +42,17 @@ SingleStepOptions SingleStepEnv::parse_options(const OptionMap& resolved) {
   return o;
 }
 
-std::unique_ptr<SingleStepEnv> SingleStepEnv::make_generic(const OptionMap& options) {
-  const std::string id = "memplace/single-step-v0";
-  const OptionMap resolved = resolve_options(id, option_specs(), options);
+std::vector<OptionSpec> SingleStepEnv::option_specs_for(std::string_view version) {
+  if (version == "v0") return option_specs();
+  if (version == "v1") return with_streaming_options<&SingleStepEnv::option_specs>();
+  throw InputError("env version '" + std::string(version) +
+                   "': expected v0 (pinned dynamics) or v1 (streaming)");
+}
+
+std::unique_ptr<SingleStepEnv> SingleStepEnv::make_generic(const OptionMap& options,
+                                                           std::string_view version) {
+  const std::string id = "memplace/single-step-" + std::string(version);
+  const OptionMap resolved = resolve_options(id, option_specs_for(version), options);
   return std::make_unique<SingleStepEnv>(id, make_placement_context(resolved),
                                          parse_options(resolved));
 }

@@ -2,6 +2,8 @@
 // docs/envs/single-step.md describes observation, action, reward, termination and options.
 #pragma once
 
+#include <string_view>
+
 #include "env/env.hpp"
 #include "env/env_options.hpp"
 #include "env/placement_context.hpp"
@@ -33,7 +35,11 @@ class SingleStepEnv final : public Env {
   static SingleStepOptions parse_options(const OptionMap& resolved);
   // memplace/single-step-v0 made directly, with options as make() takes them (checked the same
   // way), for code that needs the concrete type (the trainer, zero-shot transfer).
-  static std::unique_ptr<SingleStepEnv> make_generic(const OptionMap& options);
+  static std::unique_ptr<SingleStepEnv> make_generic(const OptionMap& options,
+                                                     std::string_view version = "v0");
+  // The options of an env version: "v0" (pinned dynamics) or "v1" (streaming, with `dynamics`
+  // and `lookahead`). Throws InputError for another version.
+  static std::vector<OptionSpec> option_specs_for(std::string_view version);
 
   const std::string& id() const override { return id_; }
   Space observation_space() const override;

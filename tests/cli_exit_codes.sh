@@ -35,6 +35,8 @@ expect 0 references tests/data/good/chain.yaml --hardware tests/data/good/toy-hw
 expect 2 references tests/data/good/chain.yaml --dynamics streaming --lookahead -1
 expect 2 optimum tests/data/good/chain.yaml -q -o /etc/passwd/x.yaml
 expect 2 transfer --to no-such-net -q --out /tmp/memplace-bad-transfer.$$
+expect 2 train --agent random --env-version v2 -q --out /tmp/memplace-bad-transfer.$$
+expect 2 train --agent random -o lookahead=4 -q --out /tmp/memplace-bad-transfer.$$
 [ ! -e /tmp/memplace-bad-transfer.$$ ] || { echo "FAIL: a refused transfer wrote its folder"; failures=$((failures + 1)); }
 rm -f /tmp/memplace_cli_err.$$
 [ "$failures" -eq 0 ] && echo "cli exit codes: all as expected"

@@ -7,6 +7,7 @@
 
 #include "agents/registry.hpp"
 #include "agents/trainer.hpp"
+#include "env/model/references.hpp"
 #include "env/placement_context.hpp"
 #include "tests/agent_harness.hpp"
 
@@ -71,6 +72,52 @@ TEST_CASE("trainer: a run builds one placement context (one simulator and its re
   CHECK(placement_contexts_made() == before + 2);
 }
 
+TEST_CASE("trainer: env_version v1 trains under the streaming dynamics, over its compiler") {
+  TempDir dir;
+  agents::TrainConfig config;
+  config.agent = "sa";
+  config.workload = "resnet101";
+  config.env_version = "v1";
+  config.budget = 400;
+  config.threads = 1;
+  config.env_options = {{"lookahead", "4"}};
+  const agents::TrainResult r = agents::Trainer(config, dir.path / "run").run();
+  REQUIRE(r.best_mapping);
+  Hardware hw = load_hardware("nnpi");
+  hw.dma.lookahead = 4;
+  const Simulator streaming(load_workload("resnet101"), hw,
+                            {.memory_time = std::nullopt, .dynamics = Dynamics::streaming});
+  CHECK(r.best_latency_fs == streaming.evaluate(*r.best_mapping).latency_fs);
+  CHECK(r.best_speedup ==
+        doctest::Approx(speedup(reference_latencies(streaming).compiler_fs, r.best_latency_fs)));
+  // The run folder's config reruns it as v1 (v0 configs do not name their version).
+  const agents::TrainConfig saved = agents::TrainConfig::load(dir.path / "run" / "config.yaml");
+  CHECK(saved.env_version == "v1");
+  CHECK(saved.env_options.at("dynamics") == "streaming");
+  CHECK(testing::read_text(dir.path / "run" / "config.yaml").find("env_version: v1") !=
+        std::string::npos);
+}
+
+TEST_CASE("agents: sa and greedy-dp started from the compiler's mapping never end below it") {
+  for (const std::string agent : {"sa", "greedy-dp"}) {
+    CAPTURE(agent);
+    TempDir dir;
+    agents::TrainConfig config;
+    config.agent = agent;
+    config.workload = "resnet101";
+    config.budget = 60;
+    config.threads = 1;
+    config.hyperparameters = {{"start", "compiler"}};
+    const agents::TrainResult from_compiler = agents::Trainer(config, dir.path / "c").run();
+    CHECK(from_compiler.best_speedup >= 1.0);  // its first proposal is the compiler's mapping
+    config.hyperparameters = {};
+    const agents::TrainResult from_slowest = agents::Trainer(config, dir.path / "s").run();
+    CHECK(from_slowest.best_speedup < 1.0);  // 60 evaluations from all-DRAM are not enough
+    config.hyperparameters = {{"start", "optimum"}};
+    CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("start"), InputError);
+  }
+}
+
 TEST_CASE("agents: bad configs are refused with the field named") {
   agents::TrainConfig config;
   config.agent = "dqn";
@@ -87,6 +134,12 @@ TEST_CASE("agents: bad configs are refused with the field named") {
   config.hyperparameters = {};
   config.env = "sequential";
   CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("runs on single-step"), InputError);
+  config.env = "single-step";
+  config.env_version = "v2";
+  CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("env_version: 'v2'"), InputError);
+  config.env_version = "v0";
+  config.env_options = {{"dynamics", "streaming"}};  // a v1 option
+  CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("dynamics"), InputError);
 }
 
 }  // namespace
