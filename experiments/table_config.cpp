@@ -64,6 +64,7 @@ agents::TrainConfig TableConfig::cell(const std::string& agent, const std::strin
   c.seed = seed;
   c.threads = 1;  // the table runs cells side by side instead
   c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
+  c.env_version = env_version;
   c.env_options = env_options;
   if (const auto it = hyperparameters.find(agent); it != hyperparameters.end())
     c.hyperparameters = it->second;
@@ -84,7 +85,10 @@ std::string TableConfig::to_yaml() const {
   out << "hardware: " << yaml_quoted(hardware) << "\n"
       << "seeds: " << seeds << "\n"
       << "budget: " << budget << "\n"
-      << "jobs: " << jobs << "\n";
+      << "jobs: " << jobs
+      << "\n"
+      // Written for v1 only, so that v0 tables' configs stay as they were.
+      << (env_version == "v0" ? "" : "env_version: " + env_version + "\n");
   out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
   write_options(out, env_options, "  ");
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
@@ -101,7 +105,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   in.require_map(root, "table");
   in.reject_unknown_keys(root,
                          {"agents", "workloads", "hardware", "seeds", "budget", "jobs",
-                          "env_options", "hyperparameters"},
+                          "env_version", "env_options", "hyperparameters"},
                          "table");
   TableConfig c;
   auto names = [&](const char* key, std::vector<std::string>& out) {
@@ -116,6 +120,8 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   names("workloads", c.workloads);
   if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
     c.hardware = in.string(n, "hardware");
+  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined())
+    c.env_version = in.string(n, "env_version");
   if (const YAML::Node n = in.optional(root, "seeds", "seeds"); n.IsDefined())
     c.seeds = static_cast<std::uint64_t>(in.count(n, "seeds"));
   if (const YAML::Node n = in.optional(root, "budget", "budget"); n.IsDefined())

@@ -2,18 +2,20 @@
 
 #include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
+#include "env/single_step_env.hpp"
 
 namespace memplace::experiments {
 
 std::vector<WorkloadReference> workload_references(const TableConfig& config) {
-  SimulatorOptions options;
-  // As the runs' environments read it: "hardware" (or nothing) keeps the hardware model's rule.
-  if (const auto rule = config.env_options.find("memory_time"); rule != config.env_options.end())
-    options.memory_time = combine_from_name(rule->second);
-  const Hardware hardware = load_hardware(config.hardware);
   std::vector<WorkloadReference> references;
   for (const std::string& workload : config.workloads) {
-    const Simulator sim(load_workload(workload), hardware, options);
+    // The simulator the runs' environments build (memory time, dynamics, lookahead).
+    OptionMap options = config.env_options;
+    options["workload"] = workload;
+    options["hardware"] = config.hardware;
+    const std::unique_ptr<SingleStepEnv> env =
+        SingleStepEnv::make_generic(options, config.env_version);
+    const Simulator& sim = env->simulator();
     const ReferenceLatencies r = reference_latencies(sim);
     WorkloadReference ref;
     ref.workload = workload;

@@ -48,16 +48,27 @@ std::string percent(double fraction, const char* spec = "%.0f %%") {
 
 void write_references(std::ostringstream& out, const TableConfig& config,
                       std::span<const WorkloadReference> references) {
-  out << "## What there is to win\n\n"
-      << "Speedups over the compiler of the best possible mapping (the exact optimum of "
-      << "`memplace optimum`, docs/optimum.md) and of the capacity-free bound (capacities "
-      << "ignored: no mapping reaches it). \"Share\" is (speedup − 1) / (optimum − 1): the share "
-      << "of the attainable gain an agent's mean speedup gets.\n\n"
-      << "| workload | optimum | capacity-free bound |\n|---|---:|---:|\n";
+  const bool streaming = config.env_version == "v1";
+  out << "## What there is to win\n\n";
+  if (streaming) {
+    out << "Streaming dynamics (env version v1): speedups are over the streaming-aware compiler; "
+        << "there is no exact optimum (certificates are the pinned model's), and the bound is the "
+        << "largest of v1's capacity-free, slowest-port and compute bounds "
+           "(docs/cost-model.md).\n\n";
+  } else {
+    out << "Speedups over the compiler of the best possible mapping (the exact optimum of "
+        << "`memplace optimum`, docs/optimum.md) and of the capacity-free bound (capacities "
+        << "ignored: no mapping reaches it). \"Share\" is (speedup − 1) / (optimum − 1): the "
+        << "share of the attainable gain an agent's mean speedup gets.\n\n";
+  }
+  out << "| workload | optimum | " << (streaming ? "bound" : "capacity-free bound")
+      << " |\n|---|---:|---:|\n";
   for (const std::string& w : config.workloads) {
     const WorkloadReference* r = find_reference(references, w);
     out << "| " << stem(w) << " | ";
-    if (!r || r->optimum_speedup <= 0)
+    if (streaming)
+      out << "none under v1";
+    else if (!r || r->optimum_speedup <= 0)
       out << "unknown (`memplace optimum " << stem(w) << "`)";
     else if (r->optimum_proven)
       out << format("%.4f", r->optimum_speedup);
@@ -65,9 +76,8 @@ void write_references(std::ostringstream& out, const TableConfig& config,
       out << format("%.4f", r->optimum_speedup) << " best known (not proven; at most "
           << format("%.4f", r->optimum_bound_speedup) << "): shares are against it";
     out << " | "
-        << (r && r->capacity_free_bound_speedup > 0
-                ? format("%.4f", r->capacity_free_bound_speedup)
-                : std::string("—"))
+        << (r && r->capacity_free_bound_speedup > 0 ? format("%.4f", r->capacity_free_bound_speedup)
+                                                    : std::string("—"))
         << " |\n";
   }
   out << "\n";
@@ -123,8 +133,7 @@ std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellR
       row.optimum_speedup = optimum > 0 ? optimum : std::nan("");
       // A row without any valid mapping has no speedup to share.
       const bool scored = optimum > 0 && row.valid_seeds > 0;
-      row.share_of_gain =
-          scored ? share_of_gain(row.mean_speedup, optimum) : std::nan("");
+      row.share_of_gain = scored ? share_of_gain(row.mean_speedup, optimum) : std::nan("");
       row.gap_to_optimum = scored ? optimum / row.mean_speedup - 1 : std::nan("");
       rows.push_back(row);
     }
@@ -143,8 +152,8 @@ std::string table_csv(std::span<const TableRow> rows) {
         << format("%.6f", r.best_speedup) << "," << format("%.6f", r.worst_speedup) << ","
         << format("%.1f", r.mean_evaluations_to_95) << "," << format("%.1f", r.mean_evaluations)
         << "," << csv_number("%.6f", r.optimum_speedup) << ","
-        << csv_number("%.6f", r.share_of_gain) << "," << csv_number("%.6f", r.gap_to_optimum)
-        << "," << format("%.2f", r.mean_wall_seconds) << "\n";
+        << csv_number("%.6f", r.share_of_gain) << "," << csv_number("%.6f", r.gap_to_optimum) << ","
+        << format("%.2f", r.mean_wall_seconds) << "\n";
   }
   return out.str();
 }

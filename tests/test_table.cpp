@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "env/model/references.hpp"
 #include "env/model/workload.hpp"
 #include "experiments/table_config.hpp"
+#include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 #include "tests/agent_harness.hpp"
@@ -49,6 +51,28 @@ TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML r
   CHECK(cell.threads == 1);
   CHECK(cell.env_options.at("invalid") == "rectify");
   CHECK(cell.hyperparameters.at("t_start") == "0.5");
+
+  // env_version v1: every cell trains under the streaming dynamics, the references are v1's.
+  TableConfig v1 =
+      parse("agents: [sa]\nworkloads: [resnet101]\nenv_version: v1\nenv_options: {lookahead: 4}\n");
+  v1.resolve();
+  CHECK(v1.cell("sa", "resnet101", 0).env_version == "v1");
+  CHECK(v1.env_options.at("dynamics") == "streaming");
+  TableConfig v1_back = parse(v1.to_yaml());
+  v1_back.resolve();
+  CHECK(v1_back == v1);
+  CHECK(c.to_yaml().find("env_version") == std::string::npos);  // v0 configs as they were
+  Hardware hw = load_hardware("nnpi");
+  hw.dma.lookahead = 4;
+  const Simulator streaming(load_workload("resnet101"), hw,
+                            {.memory_time = std::nullopt, .dynamics = Dynamics::streaming});
+  const ReferenceLatencies r = reference_latencies(streaming);
+  const std::vector<experiments::WorkloadReference> refs = experiments::workload_references(v1);
+  CHECK(refs.at(0).capacity_free_bound_speedup ==
+        doctest::Approx(speedup(r.compiler_fs, r.lower_bound_fs)));
+  CHECK(refs.at(0).optimum_speedup == 0);  // certificates are the pinned model's
+  CHECK_THROWS_WITH_AS(parse("env_version: v3\n").resolve(), doctest::Contains("env_version"),
+                       InputError);
 }
 
 TEST_CASE("table config: bad fields are refused with the file, line and field named") {
