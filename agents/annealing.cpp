@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "agents/classical_agents.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace::agents {
 namespace {
@@ -43,7 +44,7 @@ class AnnealingAgent final : public Agent {
     }
     const double delta = outcomes[0].reward - current_reward_;
     const double u = rng_.uniform01();  // drawn every step, so the stream does not depend on Δ
-    if (delta >= 0 || u < std::exp(delta / temperature())) {
+    if (delta >= 0 || u < portable::exp(delta / temperature())) {
       current_ = proposals[0];
       current_reward_ = outcomes[0].reward;
       ++accepted_;
@@ -81,7 +82,7 @@ class AnnealingAgent final : public Agent {
     const double progress =
         std::min(1.0, static_cast<double>(steps_) /
                           static_cast<double>(std::max<std::uint64_t>(1, budget_)));
-    return t_start_ * std::pow(t_end_ / t_start_, progress);
+    return t_start_ * portable::pow_positive(t_end_ / t_start_, progress);
   }
 
   Rng rng_;

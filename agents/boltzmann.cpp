@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "agents/nn/categorical.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace::agents {
 
@@ -58,7 +59,7 @@ std::vector<double> BoltzmannChromosome::probabilities(std::size_t tensor) const
   std::vector<double> p(memories_);
   nn::log_softmax_rows<double>(z, 1, memories_, p);
   for (double& x : p)
-    x = std::exp(x);
+    x = portable::exp(x);
   return p;
 }
 

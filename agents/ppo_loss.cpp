@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "agents/nn/categorical.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace::agents {
 
@@ -18,7 +19,7 @@ constexpr double kMaxLogRatio = 30;
 struct Ratio {
   Ratio(double raw_log_ratio, double advantage, const PpoCoefficients& c) {
     const double log_ratio = std::clamp(raw_log_ratio, -kMaxLogRatio, kMaxLogRatio);
-    const double ratio = std::exp(log_ratio);
+    const double ratio = portable::exp(log_ratio);
     const double clipped_ratio = std::clamp(ratio, 1 - c.clip_range, 1 + c.clip_range);
     loss = -std::min(ratio * advantage, clipped_ratio * advantage);
     kl = (ratio - 1) - log_ratio;

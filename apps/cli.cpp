@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "agents/nn/gemm.hpp"
 #include "apps/commands.hpp"
 #include "env/errors.hpp"
 
@@ -30,6 +31,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   // CLI11 wants argv order reversed when given a vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
+    // A bad MEMPLACE_GEMM_KERNEL is refused before any command starts work (agents/nn/gemm.hpp).
+    nn::gemm_kernel();
     app.parse(reversed);
     return kExitOk;
   } catch (const CLI::CallForHelp&) {

@@ -4,21 +4,32 @@
 //   The `GFLOPs` counter is the achieved rate over the network's multiply-adds (flops below).
 // - GnnCriticQ/bert-base/32: forward + backward of the Q critic over 32 action samples of one
 //   graph (items_per_second = samples per second); the trunk runs once per batch.
-// - Sgemm/<m>x<k>x<n>: the BLAS the GNN uses, on the conv layer's shape and a square one: the
-//   single-core SGEMM rate that bounds the GNN (the fraction is reported by gnn_vs_torch.py).
+// - Gemm/<kernel>/<m>/<k>/<n>: memplace's products (agents/nn/gemm.hpp), C += A B, with each
+//   kernel this CPU runs, on the conv layer's shapes and a square one; OpenBlasSgemm/<m>/<k>/<n>
+//   is the peer, OpenBLAS's single-threaded SGEMM with the kernels it picks for this CPU, in the
+//   same run. The GnnPolicy rows use the default kernel (MEMPLACE_GEMM_KERNEL to force one).
 #include <benchmark/benchmark.h>
 
-#include <Eigen/Core>
 #include <string>
 #include <vector>
 
+#include "agents/nn/gemm.hpp"
 #include "agents/nn/gnn.hpp"
 #include "bench/bench_main.hpp"
 #include "env/registry.hpp"
 #include "env/rng.hpp"
 
+// OpenBLAS's CBLAS entry points (the peer only; memplace itself does not link a BLAS).
+extern "C" {
+void openblas_set_num_threads(int num_threads);
+void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+}
+
 namespace memplace {
 namespace {
+
+constexpr int kCblasRowMajor = 101, kCblasNoTrans = 111;
 
 constexpr std::size_t kHidden = 128, kLayers = 3;
 
@@ -94,18 +105,43 @@ void BM_GnnCriticQ(benchmark::State& state, const std::string& workload) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * samples));
 }
 
-void BM_Sgemm(benchmark::State& state) {
-  const auto m = state.range(0), k = state.range(1), n = state.range(2);
-  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Matrix a = Matrix::Random(m, k), b = Matrix::Random(k, n);
-  Matrix c = Matrix::Zero(m, n);
-  nn::Gnn<float>(nn::GnnConfig{}, 0);  // sets OpenBLAS to one thread, as the GNN runs it
-  for (auto _ : state) {
-    c.noalias() = a * b;
-    benchmark::DoNotOptimize(c.data());
-  }
+std::vector<float> random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  return random_floats(static_cast<std::size_t>(rows * cols), seed);
+}
+
+void set_gemm_counters(benchmark::State& state) {
+  const double m = state.range(0), k = state.range(1), n = state.range(2);
   state.counters["GFLOPs"] =
       benchmark::Counter(2.0 * m * k * n * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Gemm(benchmark::State& state, nn::GemmKernel kernel) {
+  const auto m = state.range(0), k = state.range(1), n = state.range(2);
+  const std::vector<float> a = random_matrix(m, k, 1), b = random_matrix(k, n, 2);
+  std::vector<float> c(static_cast<std::size_t>(m * n), 0.0f);
+  const nn::GemmKernel before = nn::gemm_kernel();
+  nn::set_gemm_kernel(kernel);
+  for (auto _ : state) {
+    nn::gemm_nn<float>(c, a, b, static_cast<std::size_t>(m), static_cast<std::size_t>(k),
+                       static_cast<std::size_t>(n));
+    benchmark::DoNotOptimize(c.data());
+  }
+  nn::set_gemm_kernel(before);
+  set_gemm_counters(state);
+}
+
+void BM_OpenBlasSgemm(benchmark::State& state) {
+  const auto m = state.range(0), k = state.range(1), n = state.range(2);
+  const std::vector<float> a = random_matrix(m, k, 1), b = random_matrix(k, n, 2);
+  std::vector<float> c(static_cast<std::size_t>(m * n), 0.0f);
+  openblas_set_num_threads(1);
+  const auto mi = static_cast<int>(m), ki = static_cast<int>(k), ni = static_cast<int>(n);
+  for (auto _ : state) {
+    cblas_sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, mi, ni, ki, 1.0f, a.data(), ki,
+                b.data(), ni, 1.0f, c.data(), ni);
+    benchmark::DoNotOptimize(c.data());
+  }
+  set_gemm_counters(state);
 }
 
 }  // namespace
@@ -121,11 +157,15 @@ void register_benchmarks() {
       ->Arg(32)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-  benchmark::RegisterBenchmark("Sgemm", BM_Sgemm)
-      ->Args({374, 384, 128})
-      ->Args({57, 384, 128})
-      ->Args({512, 512, 512})
-      ->UseRealTime();
+  const auto shapes = [](benchmark::internal::Benchmark* b) {
+    b->Args({374, 384, 128})->Args({57, 384, 128})->Args({512, 512, 512})->UseRealTime();
+  };
+  for (const nn::GemmKernel kernel :
+       {nn::GemmKernel::portable, nn::GemmKernel::avx2, nn::GemmKernel::avx512})
+    if (nn::gemm_kernel_available(kernel))
+      shapes(benchmark::RegisterBenchmark(
+          ("Gemm/" + std::string(nn::gemm_kernel_name(kernel))).c_str(), BM_Gemm, kernel));
+  shapes(benchmark::RegisterBenchmark("OpenBlasSgemm", BM_OpenBlasSgemm));
 }
 
 }  // namespace memplace

@@ -3,7 +3,8 @@
 
 Runs, each pinned to CPU 1 (`taskset -c 1`) with one BLAS thread:
   - build/default/bench/memplace_bench_gnn: the policy's forward + backward (hidden 128, 3 conv
-    layers, batch 1) on resnet50 and bert-base, the Q critic at batch 32, and the SGEMM rate;
+    layers, batch 1) on resnet50 and bert-base, the Q critic at batch 32, and the rate of its
+    products (memplace's own GEMM kernels, agents/nn/gemm.hpp) beside OpenBLAS's SGEMM;
   - bench/peers/gnn_torch.py (Debian's python3-torch, /usr/bin/python3) on the same graphs, with
     OpenBLAS and, for context, with Debian's reference BLAS;
 and prints a Markdown table of medians and ratios (docs/performance.md keeps the published one).
@@ -14,7 +15,6 @@ Usage: bench/gnn_vs_torch.py [--bench build/default/bench/memplace_bench_gnn] [-
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 
@@ -38,7 +38,8 @@ def run(command, env=None):
 
 
 def cpp_medians(bench, repetitions, env):
-    out = run([bench, "--benchmark_filter=GnnPolicy|GnnCriticQ/bert-base/32|Sgemm/374",
+    out = run([bench,
+               "--benchmark_filter=GnnPolicy|GnnCriticQ/bert-base/32|Gemm/.*/374|Sgemm/374",
                "--benchmark_min_time=0.5", f"--benchmark_repetitions={repetitions}",
                "--benchmark_report_aggregates_only=true", "--benchmark_format=json"], env)
     medians = {}
@@ -55,29 +56,34 @@ def torch_median(workload, repeat, blas_env, model="policy"):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def has_avx512():
-    with open("/proc/cpuinfo") as f:
-        return any(line.startswith("flags") and "avx512f" in line.split() for line in f)
+def fastest_kernel_rate(cpp):
+    """GFLOP/s of the kernel the GNN uses (the fastest this CPU runs) on the conv layer's shape."""
+    for kernel in ("avx512", "avx2", "portable"):
+        name = f"Gemm/{kernel}/374/384/128/real_time"
+        if name in cpp:
+            return kernel, cpp[name]["GFLOPs"]
+    sys.exit("memplace_bench_gnn reported no Gemm/<kernel>/374/384/128 benchmark")
 
 
-def compare(args, core_env):
-    """Prints the table for one OpenBLAS kernel choice (core_env: {} or OPENBLAS_CORETYPE)."""
-    cpp = cpp_medians(args.bench, args.repeat, core_env)
-    sgemm = cpp["Sgemm/374/384/128/real_time"]["GFLOPs"]  # GFLOP/s
+def compare(args):
+    cpp = cpp_medians(args.bench, args.repeat, {})
+    kernel, gemm = fastest_kernel_rate(cpp)
+    openblas_sgemm = cpp["OpenBlasSgemm/374/384/128/real_time"]["GFLOPs"]
     rows = []
     for workload in WORKLOADS:
         c = cpp[f"GnnPolicy/{workload}/real_time"]
-        bound_ms = c["flops"] / (sgemm * 1e9) * 1e3
-        openblas = torch_median(workload, args.torch_repeat, core_env)
+        bound_ms = c["flops"] / (gemm * 1e9) * 1e3
+        openblas = torch_median(workload, args.torch_repeat, {})
         reference = None
-        if not args.skip_reference_blas and not core_env:
+        if not args.skip_reference_blas:
             reference = torch_median(workload, max(5, args.torch_repeat // 5),
                                      {"LD_LIBRARY_PATH": REFERENCE_BLAS})
         rows.append((workload, c["nodes"], c["real_time"], openblas, reference, bound_ms))
 
-    print(f"SGEMM 374x384x128, one core: {sgemm:.1f} GFLOP/s\n")
+    print(f"GEMM 374x384x128, one core: memplace '{kernel}' kernel {gemm:.1f} GFLOP/s, OpenBLAS "
+          f"SGEMM {openblas_sgemm:.1f} GFLOP/s (ratio {gemm / openblas_sgemm:.2f})\n")
     print("| workload | nodes | C++ | PyTorch + OpenBLAS | speedup | PyTorch + reference BLAS "
-          "| C++ vs SGEMM bound |")
+          "| C++ vs GEMM bound |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for workload, nodes, cpp_ms, openblas, reference, bound_ms in rows:
         ref_text = (f"{reference['median_ms']:.2f} ms ({reference['blas']})" if reference
@@ -86,7 +92,7 @@ def compare(args, core_env):
               f"({openblas['blas']}) | {openblas['median_ms'] / cpp_ms:.2f}x | {ref_text} | "
               f"{bound_ms / cpp_ms:.0%} ({bound_ms:.3f} ms bound) |")
     q = cpp["GnnCriticQ/bert-base/32/real_time"]
-    torch_q = torch_median("bert-base", 20, core_env, model="critic")
+    torch_q = torch_median("bert-base", 20, {}, model="critic")
     print(f"\nQ critic forward + backward, bert-base, 32 action samples: C++ "
           f"{q['real_time']:.2f} ms ({q['items_per_second']:.0f} samples/s); PyTorch peer "
           f"{torch_q['median_ms']:.2f} ms ({32 / torch_q['median_ms'] * 1e3:.0f} samples/s)\n")
@@ -100,14 +106,9 @@ def main():
     parser.add_argument("--skip-reference-blas", action="store_true")
     args = parser.parse_args()
 
-    print(f"## OpenBLAS kernels as the environment selects them "
+    print(f"PyTorch's OpenBLAS kernels as the environment selects them "
           f"(OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset: auto-detected')})\n")
-    compare(args, {})
-    # OpenBLAS's SkylakeX kernels run on any CPU with AVX-512 and are about twice as fast as its
-    # AVX2 (Haswell) ones, which an environment may pin with OPENBLAS_CORETYPE.
-    if has_avx512():
-        print("## Both with OPENBLAS_CORETYPE=SKYLAKEX (this CPU has AVX-512)\n")
-        compare(args, {"OPENBLAS_CORETYPE": "SKYLAKEX"})
+    compare(args)
 
 
 if __name__ == "__main__":

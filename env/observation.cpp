@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "env/model/simulator.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace {
 
@@ -14,10 +15,10 @@ namespace {
 // Sizes span many orders of magnitude; log2 scaling keeps them comparable across workloads
 // (the same scale everywhere, so a policy transfers between workloads): 2^40 (~10^12) maps to 1.
 float log_scaled(double value) {
-  return static_cast<float>(std::min(1.0, std::log2(1.0 + value) / 40.0));
+  return static_cast<float>(std::min(1.0, portable::log2(1.0 + value) / 40.0));
 }
 float count_scaled(double value) {  // degrees: 255 maps to 1
-  return static_cast<float>(std::min(1.0, std::log2(1.0 + value) / 8.0));
+  return static_cast<float>(std::min(1.0, portable::log2(1.0 + value) / 8.0));
 }
 
 // The compute time of layers [first, last] (none when first > last).

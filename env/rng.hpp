@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "env/portable_math.hpp"
+
 namespace memplace {
 
 // splitmix64's output for the state `z` (before its increment): a bijective 64-bit mixer, for
@@ -82,7 +84,7 @@ class Rng {
     while (u1 <= 0.0)
       u1 = uniform01();
     const double u2 = uniform01();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    return std::sqrt(-2.0 * portable::log(u1)) * portable::cos_2pi(u2);
   }
 
   // The full generator state, for checkpoints: a generator restored from it continues the same

@@ -7,6 +7,7 @@
 #include "env/env_options.hpp"
 #include "env/model/rectify.hpp"
 #include "env/model/references.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace {
 
@@ -122,7 +123,7 @@ ResetResult SingleStepEnv::reset(std::optional<std::uint64_t> seed) {
 double SingleStepEnv::valid_reward(double speedup) const {
   switch (options_.reward) {
     case SpeedupReward::log_speedup:
-      return std::log(speedup);
+      return portable::log(speedup);
     case SpeedupReward::egrl:
       return speedup * speedup - 1;
     case SpeedupReward::speedup:

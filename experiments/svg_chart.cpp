@@ -30,10 +30,24 @@ std::string px(double value) {
   return text;
 }
 
+// The largest 10^k <= raw (raw > 0), from exact powers of ten rather than libm's log10 and pow,
+// whose last bits vary with the CPU (env/portable_math.hpp): the figures are the same everywhere.
+double power_of_ten_below(double raw) {
+  double up = 1.0;
+  if (raw >= 1.0) {
+    while (up * 10.0 <= raw)
+      up *= 10.0;
+    return up;
+  }
+  while (1.0 / up > raw)
+    up *= 10.0;
+  return 1.0 / up;
+}
+
 // Tick step of about `target` ticks over `span`: 1, 2 or 5 times a power of ten.
 double nice_step(double span, int target) {
   const double raw = span / target;
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  const double power = power_of_ten_below(raw);
   for (double m : {1.0, 2.0, 5.0, 10.0})
     if (m * power >= raw) return m * power;
   return 10 * power;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "env/placement_context.hpp"
+#include "env/portable_math.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
 #include "env/single_step_env.hpp"
@@ -121,9 +122,10 @@ TEST_CASE("single-step: the penalty for an invalid mapping") {
     double floor;         // the all-SLOW speedup's reward (-1 for egrl, as EGRL's code)
     double lowest_valid;  // the all-SLOW speedup's reward
   };
-  for (const Mode& mode : {Mode{SpeedupReward::speedup, slowest - 1, slowest - 1},
-                           Mode{SpeedupReward::log_speedup, std::log(slowest), std::log(slowest)},
-                           Mode{SpeedupReward::egrl, -1.0, slowest * slowest - 1}}) {
+  for (const Mode& mode :
+       {Mode{SpeedupReward::speedup, slowest - 1, slowest - 1},
+        Mode{SpeedupReward::log_speedup, portable::log(slowest), portable::log(slowest)},
+        Mode{SpeedupReward::egrl, -1.0, slowest * slowest - 1}}) {
     SingleStepEnv env("toy/single-step", ctx, {mode.reward, InvalidPolicy::penalize});
     env.reset();
     const StepResult r = env.step(all_fast);

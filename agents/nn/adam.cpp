@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "env/portable_math.hpp"
+
 namespace memplace::nn {
 
 namespace {
@@ -94,8 +96,8 @@ double Adam<T>::step(ParameterSet<T>& params, ParameterSet<T>& grads) {
   ++steps_;
   const auto t = static_cast<double>(steps_);
   const double b1 = options_.beta1, b2 = options_.beta2, lr = options_.learning_rate;
-  const double step_size = lr / (1 - std::pow(b1, t));
-  const double sqrt_correction2 = std::sqrt(1 - std::pow(b2, t));
+  const double step_size = lr / (1 - portable::pow_positive(b1, t));
+  const double sqrt_correction2 = std::sqrt(1 - portable::pow_positive(b2, t));
   const double decay = 1 - lr * options_.weight_decay;
   const std::span<T> m = m_.values();
   const std::span<T> v = v_.values();

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "env/portable_math.hpp"
+
 namespace memplace::nn {
 
 namespace {
@@ -54,7 +56,7 @@ struct Row {
   double sum = 0;  // Σ exp(z_j - max), >= 1: the maximum contributes exp(0)
   double lse = 0;
   double log_p(std::size_t j) const { return static_cast<double>(z[j]) - lse; }
-  double p(std::size_t j) const { return std::exp(log_p(j)); }
+  double p(std::size_t j) const { return portable::exp(log_p(j)); }
   double entropy() const {
     double h = 0;
     // p_j underflows to 0 before log p_j reaches -inf, so 0 * finite: never NaN.
@@ -75,9 +77,9 @@ Row<T> row(const char* function, std::span<const T> logits, std::size_t r, std::
     out.max = std::max(out.max, static_cast<double>(z));
   }
   for (const T z : out.z) {
-    out.sum += std::exp(static_cast<double>(z) - out.max);
+    out.sum += portable::exp(static_cast<double>(z) - out.max);
   }
-  out.lse = out.max + std::log(out.sum);
+  out.lse = out.max + portable::log(out.sum);
   return out;
 }
 
@@ -112,7 +114,7 @@ void sample_rows(std::span<const T> logits, std::size_t rows, std::size_t memori
     std::size_t chosen = memories;
     std::size_t last_possible = 0;
     for (std::size_t j = 0; j < memories; ++j) {
-      const double w = std::exp(static_cast<double>(x.z[j]) - x.max);
+      const double w = portable::exp(static_cast<double>(x.z[j]) - x.max);
       if (w > 0) last_possible = j;
       cumulative += w;
       if (chosen == memories && target < cumulative) chosen = j;

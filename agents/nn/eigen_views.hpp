@@ -1,5 +1,5 @@
-// Eigen views over the GNN's flat buffers (internal to agents/nn/): row-major matrices for the
-// products (dispatched to BLAS) and 1-D arrays for vectorised elementwise work.
+// Eigen views over the GNN's flat buffers (internal to agents/nn/): 1-D arrays for vectorised
+// elementwise work (the products are agents/nn/gemm.hpp's).
 //
 // Each element of an elementwise expression is computed the same way wherever it sits (Eigen's
 // scalar and packet tanh share one rational approximation), and a reduction's order depends only
@@ -11,26 +11,6 @@
 #include <span>
 
 namespace memplace::nn::detail {
-
-template <class T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using MatrixView = Eigen::Map<RowMajor<T>>;
-template <class T>
-using ConstMatrixView = Eigen::Map<const RowMajor<T>>;
-
-template <class T>
-MatrixView<T> matrix(std::span<T> data, std::size_t rows, std::size_t cols) {
-  assert(data.size() >= rows * cols);
-  return MatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
-                       static_cast<Eigen::Index>(cols));
-}
-template <class T>
-ConstMatrixView<T> matrix(std::span<const T> data, std::size_t rows, std::size_t cols) {
-  assert(data.size() >= rows * cols);
-  return ConstMatrixView<T>(data.data(), static_cast<Eigen::Index>(rows),
-                            static_cast<Eigen::Index>(cols));
-}
 
 template <class T>
 using ArrayView = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;

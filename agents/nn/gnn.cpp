@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "agents/nn/blas.hpp"
 #include "agents/nn/eigen_views.hpp"
 #include "agents/nn/layers.hpp"
 #include "env/rng.hpp"
@@ -324,14 +323,12 @@ std::span<const T> GnnWorkspace<T>::embeddings() const {
 template <class T>
 Gnn<T>::Gnn(GnnConfig config, std::uint64_t seed)
     : config_(config), parameters_(gnn_layout(config)) {
-  use_single_threaded_blas();
   initialise(parameters_, config_, seed);
 }
 
 template <class T>
 Gnn<T>::Gnn(GnnConfig config, ParameterSet<T> parameters)
     : config_(config), parameters_(std::move(parameters)) {
-  use_single_threaded_blas();
   if (!(parameters_.layout() == *gnn_layout(config_)))
     throw std::invalid_argument("Gnn: the parameters do not have the layout of the config (" +
                                 config_.to_string() + ")");

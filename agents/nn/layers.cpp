@@ -1,6 +1,7 @@
 #include "agents/nn/layers.hpp"
 
 #include "agents/nn/eigen_views.hpp"
+#include "agents/nn/gemm.hpp"
 
 #include <cassert>
 #include <cmath>
@@ -8,7 +9,6 @@
 namespace memplace::nn {
 
 using detail::array;
-using detail::matrix;
 
 template <class T>
 void linear_forward(std::span<T> y, std::span<const T> x, std::span<const T> weight,
@@ -19,21 +19,20 @@ void linear_forward(std::span<T> y, std::span<const T> x, std::span<const T> wei
     for (std::size_t c = 0; c < out; ++c)
       row[c] = bias[c];
   }
-  matrix(y, rows, out).noalias() += matrix(x, rows, in) * matrix(weight, in, out);
+  gemm_nn<T>(y, x, weight, rows, in, out);
 }
 
 template <class T>
 void linear_backward(std::span<T> dx, std::span<T> dweight, std::span<T> dbias,
                      std::span<const T> dy, std::span<const T> x, std::span<const T> weight,
                      std::size_t rows, std::size_t in, std::size_t out) {
-  const auto dy_m = matrix(dy, rows, out);
-  matrix(dweight, in, out).noalias() += matrix(x, rows, in).transpose() * dy_m;
+  gemm_tn<T>(dweight, x, dy, in, rows, out);
   for (std::size_t r = 0; r < rows; ++r) {
     const T* row = dy.data() + r * out;
     for (std::size_t c = 0; c < out; ++c)
       dbias[c] += row[c];
   }
-  if (!dx.empty()) matrix(dx, rows, in).noalias() += dy_m * matrix(weight, in, out).transpose();
+  if (!dx.empty()) gemm_nt<T>(dx, dy, weight, rows, out, in);
 }
 
 // Plain loops over restrict pointers: GCC vectorises these compare-and-blend loops, which Eigen

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agents/nn/categorical.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace::nn {
 
@@ -22,7 +23,7 @@ void local_expectation_backward(std::span<const T> logits, std::size_t rows, std
     const std::size_t row = r * memories;
     double expected = 0;
     for (std::size_t j = 0; j < memories; ++j) {
-      p[j] = std::exp(static_cast<double>(log_p[row + j]));
+      p[j] = portable::exp(static_cast<double>(log_p[row + j]));
       expected += p[j] * static_cast<double>(q[row + j]);
     }
     for (std::size_t j = 0; j < memories; ++j) {
