@@ -16,14 +16,16 @@ build: deps
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 # The main job on embedded defaults: a short version of the EGRL baseline table (every agent,
-# EGRL against the baselines, on ResNet-101 — the paper workload with room to win on this cost
-# model — 3 seeds of 5000 evaluations; under a minute on 2 cores), after the reference mappings of
-# the paper's workloads. The full table: memplace table (docs/table.md). A rerun reads the
-# finished runs from runs/quick-table and only prints.
+# EGRL against the baselines, on BERT-base under the streaming dynamics of cost model v1 — the
+# paper workload with the most to win — 3 seeds of 5000 evaluations; about 2 minutes on 2 cores),
+# after the reference mappings of the paper's workloads (v0) and of BERT-base under v1. The full table: memplace table
+# (docs/table.md). A rerun reads the finished runs from runs/quick-table and only prints.
 run: build
 	@build/$(PRESET)/apps/memplace references
 	@echo
-	@build/$(PRESET)/apps/memplace table --workloads resnet101 --seeds 3 --budget 5000 \
+	@build/$(PRESET)/apps/memplace references bert-base --dynamics streaming
+	@echo
+	@build/$(PRESET)/apps/memplace table --workloads bert-base --seeds 3 --budget 5000 \
 		--out runs/quick-table
 
 # The whole test suite, twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer.

@@ -27,6 +27,7 @@ struct TableCommandOptions {
   std::uint64_t seeds = 0;
   std::uint64_t budget = 0;
   int jobs = -1;
+  std::string env_version;
   bool quiet = false;
 };
 
@@ -50,6 +51,7 @@ void run_table(const TableCommandOptions& o, Streams io) {
   if (o.seeds > 0) config.seeds = o.seeds;
   if (o.budget > 0) config.budget = o.budget;
   if (o.jobs >= 0) config.jobs = o.jobs;
+  if (!o.env_version.empty()) config.env_version = o.env_version;
   experiments::TableRunner runner(std::move(config), o.out);
   const experiments::TableConfig& c = runner.config();
   const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;
@@ -79,7 +81,7 @@ void run_table(const TableCommandOptions& o, Streams io) {
   write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
   write_file_atomically(runner.folder() / "table.md", markdown);
   const std::vector<std::filesystem::path> figures =
-      experiments::write_table_plots(runner, outcome.cells);
+      experiments::write_table_plots(runner, outcome.cells, rows);
   io.out << markdown << "\n"
          << "table folder: " << runner.folder().string() << " (table.md, table.csv, "
          << figures.size() << " figures, runs/)\n";
@@ -109,6 +111,9 @@ void add_table_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   cmd->add_option("--jobs", o->jobs, "Runs at once, one thread each (0: one per core)")
       ->check(CLI::Range(0, 1024));
+  cmd->add_option("--env-version", o->env_version,
+                  "Override the config's env version: v1 (streaming, the default) or v0 (pinned)")
+      ->check(CLI::IsMember({"v0", "v1"}));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_table(*o, io); });
 }

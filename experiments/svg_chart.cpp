@@ -108,6 +108,9 @@ std::string xml_escape(std::string_view text) {
 std::string render_line_chart(const LineChart& chart) {
   for (const LineSeries& s : chart.series)
     check_series(s);
+  for (const ReferenceLine& r : chart.references)
+    if (!std::isfinite(r.y))
+      throw std::invalid_argument("line chart: reference line '" + r.name + "' is not finite");
   // Data ranges.
   double x0 = 0, x1 = 1, y0 = chart.y_min, y1 = chart.y_max;
   bool any = false;
@@ -204,6 +207,19 @@ std::string render_line_chart(const LineChart& chart) {
         << "\" stroke-width=\"3\"" << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>"
         << "<text x=\"" << px(left + plot_w + 46) << "\" y=\"" << px(ly + 4) << "\">"
         << xml_escape(s.name) << "</text>\n</g>\n";
+  }
+  // Reference lines: over the series, dashed grey, named at the right end inside the plot.
+  for (const ReferenceLine& r : chart.references) {
+    out << "<g class=\"reference\" data-name=\"" << xml_escape(r.name) << "\" data-y=\""
+        << join({r.y}) << "\">\n"
+        << "<line clip-path=\"url(#plot-area)\" x1=\"" << px(left) << "\" y1=\"" << px(sy(r.y))
+        << "\" x2=\"" << px(left + plot_w) << "\" y2=\"" << px(sy(r.y))
+        << "\" stroke=\"#555555\" stroke-width=\"1.5\" stroke-dasharray=\"3 3\"/>";
+    if (r.y >= y0 && r.y <= y1)
+      out << "<text x=\"" << px(left + plot_w - 4) << "\" y=\"" << px(sy(r.y) - 4)
+          << "\" text-anchor=\"end\" fill=\"#555555\">" << xml_escape(r.name) << " " << num(r.y)
+          << "</text>";
+    out << "\n</g>\n";
   }
   out << "</svg>\n";
   return out.str();

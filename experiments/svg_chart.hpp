@@ -19,18 +19,26 @@ struct LineSeries {
   int colour = -1;  // palette index (-1: the series' own index)
 };
 
+// A horizontal line across the plot at a y value (a reference: the best known, a bound), drawn
+// dashed in grey and named at its right end.
+struct ReferenceLine {
+  std::string name;
+  double y = 0;
+};
+
 struct LineChart {
   std::string title;
   std::string x_label;
   std::string y_label;
   std::vector<LineSeries> series;
+  std::vector<ReferenceLine> references;  // clipped like the series when outside a fixed range
   // y range: from the data unless fixed (y_min < y_max)
   double y_min = 0;
   double y_max = 0;
 };
 
 // The chart as a whole SVG document. Throws std::invalid_argument if a series' vectors differ in
-// length or hold a non-finite value.
+// length or hold a non-finite value, or a reference line's value is not finite.
 std::string render_line_chart(const LineChart& chart);
 
 // A grid of coloured cells: rows (labelled), columns (numbered), each cell one of `categories`

@@ -85,10 +85,8 @@ std::string TableConfig::to_yaml() const {
   out << "hardware: " << yaml_quoted(hardware) << "\n"
       << "seeds: " << seeds << "\n"
       << "budget: " << budget << "\n"
-      << "jobs: " << jobs
-      << "\n"
-      // Written for v1 only, so that v0 tables' configs stay as they were.
-      << (env_version == "v0" ? "" : "env_version: " + env_version + "\n");
+      << "jobs: " << jobs << "\n"
+      << "env_version: " << env_version << "\n";
   out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
   write_options(out, env_options, "  ");
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";

@@ -23,7 +23,7 @@ struct TableConfig {
   std::uint64_t seeds = 5;         // seeds 0 .. seeds-1 for every (agent, workload)
   std::uint64_t budget = 20000;    // simulator evaluations of every run
   int jobs = 0;                    // runs at once, one thread each (0: one per core)
-  std::string env_version = "v0";  // v0: pinned dynamics; v1: streaming (docs/envs/README.md)
+  std::string env_version = "v1";  // v1: streaming; v0: pinned dynamics (docs/envs/README.md)
   OptionMap env_options;           // of the single-step env, for every run
   std::map<std::string, OptionMap> hyperparameters;  // per agent; defaults filled in
 

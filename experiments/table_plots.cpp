@@ -32,6 +32,7 @@ std::string fixed(double value, int digits) {
 
 // The speedup axis: from a little under the worst final mean of the agents that found a valid
 // mapping (runs still at 0 would squash the rest; the chart clips them) to just over the best.
+// The reference lines are kept in view too.
 void speedup_range(std::span<const AgentCurve> curves, LineChart& chart) {
   double lowest = 0, highest = 0;
   bool any = false;
@@ -43,14 +44,31 @@ void speedup_range(std::span<const AgentCurve> curves, LineChart& chart) {
     any = true;
   }
   if (!any) return;
+  for (const ReferenceLine& r : chart.references)
+    highest = std::max(highest, r.y);
   const double span = std::max(0.02, highest - lowest);
   chart.y_min = std::max(0.0, lowest - 0.5 * span);
   chart.y_max = highest + 0.05 * span;
 }
 
+// The best known (the optimum where it is proven) and the bound of a workload, from its rows.
+std::vector<ReferenceLine> reference_lines(const std::string& workload,
+                                           std::span<const TableRow> rows) {
+  for (const TableRow& r : rows) {
+    if (r.workload != workload) continue;
+    std::vector<ReferenceLine> lines;
+    if (r.best_known_speedup > 0)  // false for NaN
+      lines.push_back({r.best_known_is_optimum ? "optimum" : "best known", r.best_known_speedup});
+    if (r.bound_speedup > 0 && r.bound_speedup != r.best_known_speedup)
+      lines.push_back({"bound", r.bound_speedup});
+    return lines;
+  }
+  return {};
+}
+
 void write_curves(const TableRunner& runner, const std::string& workload,
-                  std::span<const CellResult> cells, std::vector<AgentCurve>& all,
-                  std::vector<fs::path>& written) {
+                  std::span<const CellResult> cells, std::span<const TableRow> rows,
+                  std::vector<AgentCurve>& all, std::vector<fs::path>& written) {
   const TableConfig& config = runner.config();
   std::vector<AgentCurve> curves;
   for (const std::string& agent : config.agents) {
@@ -69,6 +87,7 @@ void write_curves(const TableRunner& runner, const std::string& workload,
   chart.y_label = "best speedup over the compiler";
   for (const AgentCurve& c : curves)
     chart.series.push_back({c.agent, c.evaluations, c.mean, c.low, c.high, false});
+  chart.references = reference_lines(workload, rows);
   speedup_range(curves, chart);
   const fs::path file = runner.folder() / ("curves-" + stem(workload) + ".svg");
   write_file_atomically(file, render_line_chart(chart));
@@ -205,11 +224,12 @@ AgentCurve combine_curves(const std::string& workload, const std::string& agent,
 }
 
 std::vector<fs::path> write_table_plots(const TableRunner& runner,
-                                        std::span<const CellResult> cells) {
+                                        std::span<const CellResult> cells,
+                                        std::span<const TableRow> rows) {
   std::vector<fs::path> written;
   std::vector<AgentCurve> curves;
   for (const std::string& workload : runner.config().workloads) {
-    write_curves(runner, workload, cells, curves, written);
+    write_curves(runner, workload, cells, rows, curves, written);
     write_mapping_figures(runner, workload, cells, written);
   }
   std::ostringstream csv;

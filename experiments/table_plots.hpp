@@ -1,7 +1,8 @@
 // The table's figures, written into the table folder as self-contained SVG, per workload:
 //
 //   curves-<workload>.svg     best speedup so far against evaluations: the mean over seeds as a
-//                             line and the range over seeds as a band, one colour per agent
+//                             line and the range over seeds as a band, one colour per agent, with
+//                             the best known (or optimum) and the bound as dashed lines
 //   placement-<workload>.svg  where the best run's mapping puts each layer's weight and output
 //                             activation, layer by layer along the schedule, against the compiler's
 //   memory-<workload>.svg     each memory's use over the schedule under that mapping and the
@@ -17,6 +18,7 @@
 
 #include "agents/trainer.hpp"
 #include "experiments/table_config.hpp"
+#include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 
 namespace memplace::experiments {
@@ -38,8 +40,10 @@ struct AgentCurve {
 AgentCurve combine_curves(const std::string& workload, const std::string& agent,
                           std::span<const std::vector<agents::CurveRow>> seeds);
 
-// Writes every figure and curves.csv for the finished cells; returns the files written.
+// Writes every figure and curves.csv for the finished cells; returns the files written. `rows`
+// (summarize's) give the curves their reference lines: the best known (or optimum) and the bound.
 std::vector<std::filesystem::path> write_table_plots(const TableRunner& runner,
-                                                     std::span<const CellResult> cells);
+                                                     std::span<const CellResult> cells,
+                                                     std::span<const TableRow> rows = {});
 
 }  // namespace memplace::experiments

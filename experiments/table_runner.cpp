@@ -139,7 +139,11 @@ TableRunner::TableRunner(TableConfig config, fs::path out)
       agents::check_runnable(config_.cell(agent, workload, 0));
   const fs::path saved = out_ / "config.yaml";
   if (fs::exists(saved)) {
-    TableConfig earlier = TableConfig::load(saved);
+    const std::string text = YamlInput::read_file(saved);
+    TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
+    // Written before v1 became the default, a config without env_version is a v0 table: its runs
+    // must not be taken for v1 ones.
+    if (!YamlInput(text, saved.string()).root()["env_version"]) earlier.env_version = "v0";
     earlier.resolve();
     if (comparable_yaml(earlier) != comparable_yaml(config_))
       throw InputError(out_.string() +

@@ -1,5 +1,6 @@
 """Checks a table folder's figures: every SVG parses as XML; each learning curve's series holds
-the numbers of curves.csv and is drawn where the axes say; each placement map's rows hold the best
+the numbers of curves.csv and is drawn where the axes say, and its reference lines (best known or
+optimum, bound) are table.csv's and drawn at their height; each placement map's rows hold the best
 run's mapping; each memory plot has two series per memory, within its capacity for the valid best
 mapping. Run with Debian's /usr/bin/python3 (standard library only).
 
@@ -60,6 +61,14 @@ def main(folder):
     with open(os.path.join(folder, "curves.csv")) as f:
         for row in csv.DictReader(f):
             curves.setdefault((row["workload"], row["agent"]), []).append(row)
+    references = {}  # workload -> {"best known"/"optimum": y, "bound": y}, from table.csv
+    with open(os.path.join(folder, "table.csv")) as f:
+        for row in csv.DictReader(f):
+            lines = references.setdefault(row["workload"], {})
+            if row["best_known_speedup"]:  # drawn as "optimum" where proven, else "best known"
+                lines["best"] = float(row["best_known_speedup"])
+            if row["bound_speedup"] and row["bound_speedup"] != row["best_known_speedup"]:
+                lines["bound"] = float(row["bound_speedup"])
     results = {}
     for path in glob.glob(os.path.join(folder, "runs", "*", "result.yaml")):
         fields = dict(re.findall(r'^(\w+): "?([^"\n]*)"?$', open(path).read(), re.M))
@@ -87,6 +96,24 @@ def main(folder):
                     fail(f"{name}: series {agent} differs from curves.csv")
                 check_drawn(svg, series, xs, ys)
                 checked += 1
+            want_lines = {os.path.splitext(os.path.basename(k))[0]: v
+                          for k, v in references.items()}.get(workload, {})
+            got_lines = {}
+            axes = svg.find("svg:g[@class='axes']", NS)
+            y0, y1 = float(axes.get("data-y-min")), float(axes.get("data-y-max"))
+            top, height = float(axes.get("data-top")), float(axes.get("data-height"))
+            for line in svg.findall("svg:g[@class='reference']", NS):
+                y = float(line.get("data-y"))
+                key = "best" if line.get("data-name") in ("optimum", "best known") else \
+                    line.get("data-name")
+                got_lines[key] = y
+                drawn = float(line.find("svg:line", NS).get("y1"))
+                if abs(drawn - (top + (y1 - y) / (y1 - y0) * height)) > 0.01:
+                    fail(f"{name}: reference line {line.get('data-name')} drawn at {drawn}")
+                checked += 1
+            if set(got_lines) != set(want_lines) or any(
+                    abs(got_lines[k] - want_lines[k]) > 1e-6 for k in want_lines):
+                fail(f"{name}: reference lines {got_lines}, table.csv says {want_lines}")
         elif name.startswith("placement-"):
             title = svg.find("svg:text", NS).text
             match = re.search(r": (\S+) \(seed (\d+)\)", title)

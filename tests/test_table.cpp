@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "env/atomic_file.hpp"
 #include "env/model/references.hpp"
 #include "env/model/workload.hpp"
+#include "env/yaml_input.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
@@ -61,7 +63,13 @@ TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML r
   TableConfig v1_back = parse(v1.to_yaml());
   v1_back.resolve();
   CHECK(v1_back == v1);
-  CHECK(c.to_yaml().find("env_version") == std::string::npos);  // v0 configs as they were
+  CHECK(c.env_version == "v1");  // the default since cost model v1
+  CHECK(c.to_yaml().find("env_version: v1\n") != std::string::npos);
+  TableConfig v0 = parse("agents: [sa]\nenv_version: v0\n");
+  v0.resolve();
+  TableConfig v0_back = parse(v0.to_yaml());
+  v0_back.resolve();
+  CHECK(v0_back.env_version == "v0");
   Hardware hw = load_hardware("nnpi");
   hw.dma.lookahead = 4;
   const Simulator streaming(load_workload("resnet101"), hw,
@@ -125,6 +133,7 @@ CellResult cell(const std::string& agent, std::uint64_t seed, double speedup, st
 
 TEST_CASE("table report: mean, sample standard deviation, best, worst and evaluations to 95 %") {
   TableConfig config;
+  config.env_version = "v0";  // the optimum's section; v1's is checked below
   config.agents = {"sa", "random"};
   config.workloads = {"resnet50"};
   config.seeds = 3;
@@ -146,28 +155,70 @@ TEST_CASE("table report: mean, sample standard deviation, best, worst and evalua
   CHECK(rows[1].mean_speedup == doctest::Approx(0.25));
   CHECK(rows[1].mean_evaluations_to_95 == doctest::Approx(40));
   const std::string md = experiments::table_markdown(config, rows, 1);
-  CHECK(md.find("| sa | **1.2000 ± 0.2000** |") != std::string::npos);
+  CHECK(md.find("| sa | **1.2000 ± 0.2000** (50 %) |") != std::string::npos);
   CHECK(md.find("Incomplete: 1 run is not finished") != std::string::npos);
   const std::string csv = experiments::table_csv(rows);
-  // Without a known optimum the share columns are empty.
-  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,,,,2.00\n") !=
-        std::string::npos);
+  // Without references the best known is the table's best run (sa's 1.4): sa's mean 1.2 gets half
+  // of that gain; there is no optimum and no bound.
+  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,,0.500000,"
+                 "0.166667,1.400000,,,2.00\n") != std::string::npos);
 
-  // Against an optimum of 1.5: sa's mean 1.2 gets 40 % of the gain and is 25 % slower.
-  const std::vector<experiments::WorkloadReference> refs = {{"resnet50", 1.5, true, 1.5, 1.6}};
+  // Against a proven optimum of 1.5: sa's mean 1.2 gets 40 % of the gain and is 25 % slower.
+  const std::vector<experiments::WorkloadReference> refs = {
+      {.workload = "resnet50",
+       .optimum_speedup = 1.5,
+       .optimum_proven = true,
+       .optimum_bound_speedup = 1.5,
+       .capacity_free_bound_speedup = 1.6,
+       .best_known_speedup = 1.5,
+       .best_known_source = "workloads/optimum/resnet50.nnpi.max.yaml",
+       .bound_speedup = 1.5,
+       .all_fast_rectified_speedup = 1.1}};
   const auto shared = experiments::summarize(config, cells, refs);
   CHECK(shared[0].share_of_gain == doctest::Approx(0.4));
   CHECK(shared[0].gap_to_optimum == doctest::Approx(0.25));
+  CHECK(shared[0].share_of_bound_gain == doctest::Approx(0.4));
   CHECK(shared[1].share_of_gain == doctest::Approx(-1.5));  // 0.25 is below the compiler
   const std::string shared_md = experiments::table_markdown(config, shared, 0, refs);
   CHECK(shared_md.find("| sa | **1.2000 ± 0.2000** (40 %) |") != std::string::npos);
+  // The reference rows under the agents'.
+  CHECK(shared_md.find("| *compiler* | 1.0000 |\n| *all-fast + rectify* | 1.1000 (20 %) |\n"
+                       "| *best known* | 1.5000 (optimum) |\n| *bound* | 1.5000 |\n") !=
+        std::string::npos);
   CHECK(shared_md.find("| resnet50 | 1.5000 | 1.6000 |") != std::string::npos);
-  CHECK(shared_md.find("| 40 % | 25.00 % |") != std::string::npos);
-  CHECK(experiments::table_csv(shared).find(",1.500000,0.400000,0.250000,2.00\n") !=
+  CHECK(shared_md.find("| 40 % | 25.00 % | 40 % |") != std::string::npos);
+  CHECK(experiments::table_csv(shared).find(",1.500000,0.400000,0.250000,1.500000,1.500000,"
+                                            "0.400000,2.00\n") != std::string::npos);
+
+  // Under v1 there is no optimum: the best known is the better of the shipped mapping and the
+  // table's best run, and the bound gives a floor on the share.
+  TableConfig streaming = config;
+  streaming.env_version = "v1";
+  experiments::WorkloadReference v1 = {
+      .workload = "resnet50",
+      .best_known_speedup = 1.3,
+      .best_known_source = "workloads/best-known/resnet50.nnpi.yaml",
+      .bound_speedup = 1.8,
+      .all_fast_rectified_speedup = 0.9};
+  auto scored = experiments::summarize(streaming, cells, std::span(&v1, 1));
+  CHECK(scored[0].share_of_gain == doctest::Approx(0.5));  // against the table's 1.4
+  CHECK(scored[0].share_of_bound_gain == doctest::Approx(0.25));
+  std::string v1_md = experiments::table_markdown(streaming, scored, 0, std::span(&v1, 1));
+  CHECK(v1_md.find("| resnet50 | 1.4000 | this table | 1.8000 |") != std::string::npos);
+  CHECK(v1_md.find("| *all-fast + rectify* | 0.9000 (-25 %) |") != std::string::npos);
+  CHECK(v1_md.find("| *best known* | 1.4000 |") != std::string::npos);
+  v1.best_known_speedup = 1.6;
+  scored = experiments::summarize(streaming, cells, std::span(&v1, 1));
+  CHECK(scored[0].share_of_gain == doctest::Approx(1.0 / 3));  // against the shipped 1.6
+  v1_md = experiments::table_markdown(streaming, scored, 0, std::span(&v1, 1));
+  CHECK(v1_md.find("| resnet50 | 1.6000 | `workloads/best-known/resnet50.nnpi.yaml` | 1.8000 |") !=
         std::string::npos);
   // No share when the optimum is the compiler: nothing to win.
   CHECK(std::isnan(experiments::share_of_gain(1.0, 1.0)));
   CHECK(experiments::share_of_gain(1.0, 1.1) == doctest::Approx(0.0));
+  // Nor below 0.1 % to win (a share of it would magnify noise); at 0.2 % there is one.
+  CHECK(std::isnan(experiments::share_of_gain(0.99, 1.0001)));
+  CHECK(experiments::share_of_gain(1.001, 1.002) == doctest::Approx(0.5));
 }
 
 TEST_CASE(
@@ -239,6 +290,25 @@ TEST_CASE("table runner: the same table on 1 and 2 jobs; a rerun runs nothing") 
   other.budget = 500;
   CHECK_THROWS_WITH_AS(TableRunner(other, dir.path / "one"), doctest::Contains("another config"),
                        InputError);
+}
+
+TEST_CASE("table runner: a folder from before v1 was the default is a v0 table") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig v0 = toy_table(toy, 2);
+  v0.env_version = "v0";
+  TableRunner(v0, dir.path / "old").run();
+  // Its config.yaml as written then: without env_version.
+  const std::filesystem::path saved = dir.path / "old" / "config.yaml";
+  std::string text = YamlInput::read_file(saved);
+  const std::size_t line = text.find("env_version: v0\n");
+  REQUIRE(line != std::string::npos);
+  text.erase(line, std::string("env_version: v0\n").size());
+  write_file_atomically(saved, text);
+  // Its runs are not taken for v1 ones; as v0 it resumes with nothing left to run.
+  CHECK_THROWS_WITH_AS(TableRunner(toy_table(toy, 2), dir.path / "old"),
+                       doctest::Contains("another config"), InputError);
+  CHECK(TableRunner(v0, dir.path / "old").run().cells_run == 0);
 }
 
 TEST_CASE("table runner: a stopped table completes only its missing runs, to the same result") {
