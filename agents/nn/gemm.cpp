@@ -41,7 +41,8 @@ void portable_gemm(T* c, LeftOperand<T> a, const T* b, std::size_t m, std::size_
 }
 
 // The tiles' loops over rows and vectors are unrolled (the pragmas) so that the accumulators
-// live in registers.
+// live in registers. `ldc` and `ldb` are the row lengths of C and B: both n in these products,
+// which is why the row dispatchers pass C's for both.
 
 // ---- AVX2 + FMA: a tile of R rows x V vectors of 8 columns, the last vector masked when the
 // tile is narrower (lanes past `width` are neither read nor written).
