@@ -37,6 +37,20 @@ inline double log_near_one(double f) {
   return f - s * (f - r);
 }
 
+// The values both logarithms give outside finite x > 0: NaN for NaN and negatives, +inf for +inf,
+// -inf for zero. False (and `result` untouched) for finite x > 0.
+inline bool log_special_case(double x, double& result) {
+  if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
+    result = x;
+  else if (x < 0.0)
+    result = std::numeric_limits<double>::quiet_NaN();
+  else if (x == 0.0)
+    result = -std::numeric_limits<double>::infinity();
+  else
+    return false;
+  return true;
+}
+
 // x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for finite x > 0.
 inline double split_exponent(double x, int& e) {
   double m = std::frexp(x, &e);  // m in [0.5, 1)
@@ -86,9 +100,7 @@ inline double exp(double x) {
 
 // Natural logarithm: NaN below 0, -inf at 0.
 inline double log(double x) {
-  if (std::isnan(x) || x == std::numeric_limits<double>::infinity()) return x;
-  if (x < 0.0) return std::numeric_limits<double>::quiet_NaN();
-  if (x == 0.0) return -std::numeric_limits<double>::infinity();
+  if (double special = 0; detail::log_special_case(x, special)) return special;
   int e = 0;
   const double f = detail::split_exponent(x, e);
   const double k = e;
@@ -97,9 +109,7 @@ inline double log(double x) {
 
 // Base-2 logarithm, exact at powers of two.
 inline double log2(double x) {
-  if (std::isnan(x) || x == std::numeric_limits<double>::infinity()) return x;
-  if (x < 0.0) return std::numeric_limits<double>::quiet_NaN();
-  if (x == 0.0) return -std::numeric_limits<double>::infinity();
+  if (double special = 0; detail::log_special_case(x, special)) return special;
   int e = 0;
   const double f = detail::split_exponent(x, e);
   return static_cast<double>(e) + detail::log_near_one(f) * detail::kLog2E;

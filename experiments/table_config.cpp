@@ -118,8 +118,11 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   names("workloads", c.workloads);
   if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
     c.hardware = in.string(n, "hardware");
-  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined())
+  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
     c.env_version = in.string(n, "env_version");
+    if (c.env_version != "v0" && c.env_version != "v1")
+      in.fail(n, "env_version", "'" + c.env_version + "' (v1: streaming, v0: pinned dynamics)");
+  }
   if (const YAML::Node n = in.optional(root, "seeds", "seeds"); n.IsDefined())
     c.seeds = static_cast<std::uint64_t>(in.count(n, "seeds"));
   if (const YAML::Node n = in.optional(root, "budget", "budget"); n.IsDefined())

@@ -46,6 +46,14 @@ std::string percent(double fraction, const char* spec = "%.0f %%") {
   return text;
 }
 
+// The best speedup of any run of the table on `workload` (0 if none).
+double best_in_table(std::span<const TableRow> rows, const std::string& workload) {
+  double best = 0;
+  for (const TableRow& row : rows)
+    if (row.workload == workload) best = std::max(best, row.best_speedup);
+  return best;
+}
+
 void write_references(std::ostringstream& out, const TableConfig& config,
                       std::span<const TableRow> rows,
                       std::span<const WorkloadReference> references) {
@@ -62,18 +70,15 @@ void write_references(std::ostringstream& out, const TableConfig& config,
     out << "| workload | best known | found by | bound |\n|---|---:|---|---:|\n";
     for (const std::string& w : config.workloads) {
       const WorkloadReference* r = find_reference(references, w);
-      double best_in_table = 0;
-      for (const TableRow& row : rows)
-        if (row.workload == w) best_in_table = std::max(best_in_table, row.best_speedup);
+      const double table_best = best_in_table(rows, w);
       const double shipped = r ? r->best_known_speedup : 0.0;
       out << "| " << stem(w) << " | "
-          << (std::max(shipped, best_in_table) > 0
-                  ? format("%.4f", std::max(shipped, best_in_table))
-                  : std::string("—"))
+          << (std::max(shipped, table_best) > 0 ? format("%.4f", std::max(shipped, table_best))
+                                                : std::string("—"))
           << " | "
-          << (best_in_table > shipped ? std::string("this table")
-              : shipped > 0           ? "`" + r->best_known_source + "`"
-                                      : std::string("—"))
+          << (table_best > shipped ? std::string("this table")
+              : shipped > 0        ? "`" + r->best_known_source + "`"
+                                   : std::string("—"))
           << " | "
           << (r && r->bound_speedup > 0 ? format("%.4f", r->bound_speedup) : std::string("—"))
           << " |\n";
@@ -112,10 +117,8 @@ void write_reference_rows(std::ostringstream& out, const TableConfig& config,
     out << "| *" << label << "* |";
     for (const std::string& w : config.workloads) {
       const WorkloadReference* r = find_reference(references, w);
-      double best_in_table = 0;
-      for (const TableRow& other : rows)
-        if (other.workload == w) best_in_table = std::max(best_in_table, other.best_speedup);
-      out << " " << (r ? cell(*r, attainable_speedup(*r, best_in_table)) : std::string("—"))
+      out << " "
+          << (r ? cell(*r, attainable_speedup(*r, best_in_table(rows, w))) : std::string("—"))
           << " |";
     }
     out << "\n";
@@ -161,12 +164,8 @@ void score_against_references(std::vector<TableRow>& rows,
     const WorkloadReference* reference = find_reference(references, row.workload);
     row.optimum_speedup =
         reference && reference->optimum_speedup > 0 ? reference->optimum_speedup : std::nan("");
-    double best_in_table = 0;
-    for (const TableRow& other : rows)
-      if (other.workload == row.workload)
-        best_in_table = std::max(best_in_table, other.best_speedup);
-    const double attainable =
-        reference ? attainable_speedup(*reference, best_in_table) : best_in_table;
+    const double table_best = best_in_table(rows, row.workload);
+    const double attainable = reference ? attainable_speedup(*reference, table_best) : table_best;
     row.best_known_speedup = attainable > 0 ? attainable : std::nan("");
     row.best_known_is_optimum =
         reference && reference->optimum_proven && reference->optimum_speedup > 0;

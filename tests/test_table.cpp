@@ -81,6 +81,8 @@ TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML r
   CHECK(refs.at(0).optimum_speedup == 0);  // certificates are the pinned model's
   CHECK_THROWS_WITH_AS(parse("env_version: v3\n").resolve(), doctest::Contains("env_version"),
                        InputError);
+  CHECK_THROWS_WITH_AS(parse("agents: [sa]\nenv_version: v3\n"),
+                       doctest::Contains("table.yaml:2: env_version"), InputError);
 }
 
 TEST_CASE("table config: bad fields are refused with the file, line and field named") {
