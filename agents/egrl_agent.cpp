@@ -7,8 +7,9 @@
 //      with `learner_noise` tensors moved at random, and its greedy mapping (EGRL rolls out noisy
 //      and greedy); the population's memo learns their rewards too;
 //   3. the learner takes its gradient steps for the new samples;
-//   4. its actor migrates into the population (replacing the worst non-elite GNN) and, with
-//      seed_chromosomes, a Boltzmann chromosome is seeded from the actor's logits;
+//   4. its actor migrates into the population (replacing the worst non-elite GNN; unless
+//      migrate_actor is false) and, with seed_chromosomes, a Boltzmann chromosome is seeded from
+//      the actor's logits;
 //   5. the next generation is bred.
 #include <algorithm>
 #include <cstdio>
@@ -35,6 +36,8 @@ class EgrlAgent final : public Agent {
     learner_epsilon_ =
         std::min(1.0, h.number("learner_noise", 0, 1e6) / static_cast<double>(learner_.tensors()));
     seed_chromosomes_ = h.flag("seed_chromosomes");
+    migrate_actor_ = h.flag("migrate_actor");
+    shared_replay_ = h.text("replay") == "shared";
   }
 
   std::vector<Mapping> propose(std::size_t limit) override {
@@ -54,8 +57,10 @@ class EgrlAgent final : public Agent {
 
   void learn(std::span<const Mapping>, std::span<const Outcome> outcomes) override {
     for (const Outcome& o : outcomes) {
-      learner_.add(o.scored, o.reward);
-      ++new_samples_;
+      if (shared_replay_ || phase_ == Phase::learner) {
+        learner_.add(o.scored, o.reward);
+        ++new_samples_;
+      }
       if (phase_ == Phase::population)
         evolution_.report(reported_, o.reward);
       else
@@ -103,12 +108,17 @@ class EgrlAgent final : public Agent {
 
   std::string status() const override {
     const MigrationStats& m = evolution_.migration_stats();
-    char text[160];
+    const MigrationStats& seeded = evolution_.seeded_chromosome_stats();
+    char text[200];
     std::snprintf(
-        text, sizeof text, "generation %llu, %llu gradient steps, migrants elite %llu/%llu",
+        text, sizeof text,
+        "generation %llu, %llu gradient steps, migrants elite %llu/%llu, seeded chromosomes "
+        "elite %llu/%llu",
         static_cast<unsigned long long>(evolution_.generation()),
         static_cast<unsigned long long>(learner_.gradient_steps()),
-        static_cast<unsigned long long>(m.elite), static_cast<unsigned long long>(m.migrants));
+        static_cast<unsigned long long>(m.elite), static_cast<unsigned long long>(m.migrants),
+        static_cast<unsigned long long>(seeded.elite),
+        static_cast<unsigned long long>(seeded.migrants));
     return text;
   }
 
@@ -121,7 +131,7 @@ class EgrlAgent final : public Agent {
   void end_generation() {
     learner_.train_for_new_samples(new_samples_);
     new_samples_ = 0;
-    evolution_.migrate(learner_.actor());
+    if (migrate_actor_) evolution_.migrate(learner_.actor());
     if (seed_chromosomes_ && evolution_.config().chromosomes() > 0)
       evolution_.seed_chromosome_from_logits(learner_.logits());
     evolution_.next_generation();
@@ -135,6 +145,8 @@ class EgrlAgent final : public Agent {
   std::size_t learner_samples_ = 2;
   double learner_epsilon_ = 0;
   bool seed_chromosomes_ = true;
+  bool migrate_actor_ = true;
+  bool shared_replay_ = true;  // every scored mapping trains the learner, not only its own
   Phase phase_ = Phase::population;
   std::size_t issued_ = 0, reported_ = 0;
   std::size_t new_samples_ = 0;
@@ -164,6 +176,15 @@ AgentInfo egrl_agent_info() {
                    "true",
                    {"true", "false"},
                    "seed a Boltzmann chromosome from the actor's logits every generation"});
+  specs.push_back({"migrate_actor",
+                   "true",
+                   {"true", "false"},
+                   "a copy of the actor replaces the worst non-elite GNN every generation"});
+  specs.push_back({"replay",
+                   "shared",
+                   {"shared", "own"},
+                   "what trains the learner: every mapping scored (shared) or only its own "
+                   "rollouts (own)"});
   return {kName,
           "EGRL: the EA's population plus a discrete-SAC learner on a shared replay buffer, its "
           "actor migrated into the population every generation",

@@ -343,16 +343,20 @@ void Evolution::select_and_vary() {
     winner[w] = 1;
   }
 
-  // Last generation's migrants, now ranked.
-  for (const std::uint64_t s : migrant_slots_) {
-    ++stats_.migrants;
-    if (elite[s])
-      ++stats_.elite;
-    else if (winner[s])
-      ++stats_.selected;
-    else
-      ++stats_.discarded;
-  }
+  // Last generation's migrants and seeded chromosomes, now ranked.
+  auto tally = [&](std::span<const std::uint64_t> slots, MigrationStats& stats) {
+    for (const std::uint64_t s : slots) {
+      ++stats.migrants;
+      if (elite[s])
+        ++stats.elite;
+      else if (winner[s])
+        ++stats.selected;
+      else
+        ++stats.discarded;
+    }
+  };
+  tally(migrant_slots_, stats_);
+  tally(seed_slots_, seed_stats_);
 
   std::vector<Individual> next = individuals_;
   // Selected non-elites of one kind cross over in pairs, in the order they were drawn.
@@ -405,6 +409,7 @@ void Evolution::select_and_vary() {
   migrants_.clear();
   seeds_.clear();
   migrant_slots_.assign(migrant_slots.begin(), migrant_slots.end());
+  seed_slots_.assign(seed_slots.begin(), seed_slots.end());
   individuals_ = std::move(next);
   ++generation_;
   prepared_ = false;

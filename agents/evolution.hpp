@@ -116,6 +116,8 @@ class Evolution {
   // graph; temperatures 1): it replaces the worst-ranked non-elite chromosome.
   void seed_chromosome_from_logits(std::span<const float> logits);
   const MigrationStats& migration_stats() const { return stats_; }
+  // The same for the seeded chromosomes (`migrants` counts the seeds).
+  const MigrationStats& seeded_chromosome_stats() const { return seed_stats_; }
   // Adds a reward scored elsewhere (EGRL's learner rollouts) to the memo.
   void remember(std::span<const MemoryIndex> mapping, double reward);
   std::size_t memo_size() const { return memo_.size(); }
@@ -183,13 +185,13 @@ class Evolution {
   std::size_t unreported_ = 0;
   std::vector<double> fitness_;
 
-  // Pending hooks and the migrants' slots of this generation.
+  // Pending hooks, and the slots of this generation's migrants and seeded chromosomes.
   std::vector<nn::ParameterSet<float>> migrants_;
   std::optional<nn::ParameterSet<float>> champion_;  // set by next_generation()
   double champion_fitness_ = -std::numeric_limits<double>::infinity();
   std::vector<std::vector<float>> seeds_;
-  std::vector<std::uint64_t> migrant_slots_;
-  MigrationStats stats_;
+  std::vector<std::uint64_t> migrant_slots_, seed_slots_;
+  MigrationStats stats_, seed_stats_;
 };
 
 }  // namespace memplace::agents

@@ -67,9 +67,13 @@ void Evolution::save(StateWriter& out, std::string_view prefix) const {
   for (std::size_t k = 0; k < seeds_.size(); ++k)
     out.put_array<float>(state_key(prefix, "seed") + std::to_string(k), seeds_[k]);
   out.put_array<std::uint64_t>(state_key(prefix, "migrant_slots"), migrant_slots_);
-  const std::vector<std::uint64_t> stats{stats_.migrants, stats_.elite, stats_.selected,
-                                         stats_.discarded};
-  out.put_array<std::uint64_t>(state_key(prefix, "migration_stats"), stats);
+  out.put_array<std::uint64_t>(state_key(prefix, "seed_slots"), seed_slots_);
+  for (const auto& [name, stats] : {std::pair{"migration_stats", &stats_},
+                                    std::pair{"seed_stats", &seed_stats_}}) {
+    const std::vector<std::uint64_t> counts{stats->migrants, stats->elite, stats->selected,
+                                            stats->discarded};
+    out.put_array<std::uint64_t>(state_key(prefix, name), counts);
+  }
 }
 
 void Evolution::load(StateReader& in, std::string_view prefix) {
@@ -157,10 +161,16 @@ void Evolution::load(StateReader& in, std::string_view prefix) {
     if (seeds_.back().size() != tensors_ * gnn_config_.memories) fail("bad seed logits");
   }
   migrant_slots_ = in.get_array<std::uint64_t>(state_key(prefix, "migrant_slots"));
-  const std::vector<std::uint64_t> stats =
-      in.get_array<std::uint64_t>(state_key(prefix, "migration_stats"));
-  if (stats.size() != 4) fail("bad migration statistics");
-  stats_ = MigrationStats{stats[0], stats[1], stats[2], stats[3]};
+  seed_slots_ = in.get_array<std::uint64_t>(state_key(prefix, "seed_slots"));
+  for (const auto* slots : {&migrant_slots_, &seed_slots_})
+    for (const std::uint64_t s : *slots)
+      if (s >= individuals_.size()) fail("bad migrant or seed slot");
+  for (const auto& [name, stats] : {std::pair{"migration_stats", &stats_},
+                                    std::pair{"seed_stats", &seed_stats_}}) {
+    const std::vector<std::uint64_t> counts = in.get_array<std::uint64_t>(state_key(prefix, name));
+    if (counts.size() != 4) fail(std::string("bad ") + name);
+    *stats = MigrationStats{counts[0], counts[1], counts[2], counts[3]};
+  }
 }
 
 }  // namespace memplace::agents

@@ -36,6 +36,8 @@ Settings read_settings(const OptionMap& values) {
   o.epochs = static_cast<std::size_t>(h.integer("epochs", 1, 1000));
   o.minibatches = static_cast<std::size_t>(h.integer("minibatches", 1, 4096));
   o.normalize_advantage = h.flag("normalize_advantage");
+  o.anneal_lr = h.flag("anneal_lr");
+  o.anneal_entropy = h.flag("anneal_entropy");
   o.loss.clip_range = h.number("clip_range", 1e-6, 1);
   o.loss.ent_coef = h.number("ent_coef", 0, 1e3);
   o.loss.vf_coef = h.number("vf_coef", 0, 1e3);
@@ -54,6 +56,7 @@ class PpoAgent final : public Agent {
   explicit PpoAgent(const AgentSetup& setup)
       : settings_(read_settings(setup.hyperparameters)),
         rng_(setup.seed),
+        budget_(setup.budget),
         learner_(setup.observation.view(), setup.context->sim->num_memories(), settings_.learner,
                  derive_seed(setup.seed, {kLearnerSeedStream})) {}
 
@@ -77,7 +80,10 @@ class PpoAgent final : public Agent {
     rollout_.reward.clear();
     for (std::size_t b = skip; b < outcomes.size(); ++b)
       rollout_.reward.push_back(outcomes[b].reward);
-    stats_ = learner_.update(rollout_, rng_);
+    // The share of the budget left before this batch: every batch but the run's last is full.
+    const double spent = static_cast<double>(updates_ * settings_.batch);
+    const double remaining = budget_ > 0 ? 1.0 - spent / static_cast<double>(budget_) : 1.0;
+    stats_ = learner_.update(rollout_, rng_, remaining);
     ++updates_;
     rollout_.clear();
     greedy_pending_ = false;
@@ -132,6 +138,7 @@ class PpoAgent final : public Agent {
  private:
   Settings settings_;
   Rng rng_;  // sampling and minibatch shuffling
+  std::uint64_t budget_;  // the run's evaluations, for the annealing schedules
   PpoLearner learner_;
   Rollout rollout_;  // the last propose()'s samples, until learn()
   bool greedy_pending_ = false;
@@ -165,6 +172,14 @@ AgentInfo ppo_agent_info() {
         "true",
         {"true", "false"},
         "advantages to mean 0, std 1 per rollout (SB3, CleanRL)"},
+       {"anneal_lr",
+        "false",
+        {"true", "false"},
+        "decay the learning rate linearly to 0 over the budget (CleanRL: true)"},
+       {"anneal_entropy",
+        "false",
+        {"true", "false"},
+        "decay ent_coef linearly to 0 over the budget"},
        {"greedy",
         "false",
         {"true", "false"},

@@ -68,10 +68,14 @@ Mapping PpoLearner::argmax() const {
   return mapping;
 }
 
-PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng) {
+PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng, double remaining) {
   PpoUpdateStats out;
   const std::size_t n = rollout.size();
   if (n == 0) return out;
+  remaining = std::clamp(remaining, 0.0, 1.0);
+  adam_.set_learning_rate(options_.lr * (options_.anneal_lr ? remaining : 1.0));
+  PpoCoefficients loss = options_.loss;
+  if (options_.anneal_entropy) loss.ent_coef *= remaining;
   compute_advantages(rollout, options_.normalize_advantage);
   const std::size_t parts = std::min(options_.minibatches, n);
   order_.resize(n);
@@ -91,7 +95,7 @@ PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng) {
       std::fill(dlogits_.begin(), dlogits_.end(), 0.0f);
       float dvalue = 0;
       const PpoStats s = ppo_gradient(logits(), memories_, value(), rollout, minibatch,
-                                      options_.loss, dlogits_, dvalue, log_probs_);
+                                      loss, dlogits_, dvalue, log_probs_);
       grads_.set_zero();
       net_.backward(batch_, ws_, {.logits = dlogits_, .values = std::span<const float>(&dvalue, 1)},
                     grads_);

@@ -31,6 +31,10 @@ struct PpoOptions {
   std::size_t minibatches = 4;
   bool normalize_advantage = true;
   PpoCoefficients loss;
+  // Linear decay to 0 over the run (CleanRL anneals the learning rate by default), applied by
+  // update()'s `remaining`.
+  bool anneal_lr = false;
+  bool anneal_entropy = false;
 };
 
 // Averages over the gradient steps of one update.
@@ -61,8 +65,9 @@ class PpoLearner {
   Mapping argmax() const;
 
   // One PPO update from a rollout whose rewards are filled: advantages, then `epochs` passes over
-  // `minibatches` shuffled minibatches (drawn from `rng`), one Adam step each.
-  PpoUpdateStats update(Rollout& rollout, Rng& rng);
+  // `minibatches` shuffled minibatches (drawn from `rng`), one Adam step each. `remaining` (in
+  // [0, 1], the share of the run's budget not yet spent) scales what the options anneal.
+  PpoUpdateStats update(Rollout& rollout, Rng& rng, double remaining = 1);
 
   const nn::Gnn<float>& network() const { return net_; }
   nn::Gnn<float>& network() { return net_; }

@@ -38,6 +38,22 @@ void TableConfig::resolve() {
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
   require(budget >= 1, "budget: must be at least 1");
   require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
+  for (const auto& [row, agent] : variants) {
+    const std::string field = "variants." + row;
+    require(std::find(agents.begin(), agents.end(), row) != agents.end(),
+            field + ": '" + row + "' is not in agents");
+    const auto& registry = agents::agent_registry();
+    require(std::none_of(registry.begin(), registry.end(),
+                         [&](const agents::AgentInfo& a) { return a.name == row; }),
+            field + ": '" + row + "' is an agent's own name; give the variant another");
+    require(row.find_first_of("/\\ \t") == std::string::npos,
+            field + ": '" + row + "' names run folders and cannot hold '/', '\\' or spaces");
+    try {
+      agents::find_agent(agent);
+    } catch (const InputError& e) {
+      require(false, field + ": " + e.what());
+    }
+  }
   for (const auto& [agent, values] : hyperparameters)
     require(std::find(agents.begin(), agents.end(), agent) != agents.end(),
             "hyperparameters." + agent + ": '" + agent + "' is not in agents");
@@ -54,10 +70,15 @@ void TableConfig::resolve() {
   env_options = std::move(resolved_env);
 }
 
+const std::string& TableConfig::agent_of(const std::string& row) const {
+  const auto it = variants.find(row);
+  return it == variants.end() ? row : it->second;
+}
+
 agents::TrainConfig TableConfig::cell(const std::string& agent, const std::string& workload,
                                       std::uint64_t seed) const {
   agents::TrainConfig c;
-  c.agent = agent;
+  c.agent = agent_of(agent);
   c.workload = workload;
   c.hardware = hardware;
   c.budget = budget;
@@ -89,7 +110,28 @@ std::string TableConfig::to_yaml() const {
       << "env_version: " << env_version << "\n";
   out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
   write_options(out, env_options, "  ");
+  if (!variants.empty()) {  // absent when empty: earlier table folders compare equal
+    out << "variants:\n";
+    for (const auto& [row, agent] : variants)
+      out << "  " << row << ": " << yaml_quoted(agent) << "\n";
+  }
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
+  for (const auto& [row, agent] : variants) {
+    const std::string field = "variants." + row;
+    require(std::find(agents.begin(), agents.end(), row) != agents.end(),
+            field + ": '" + row + "' is not in agents");
+    const auto& registry = agents::agent_registry();
+    require(std::none_of(registry.begin(), registry.end(),
+                         [&](const agents::AgentInfo& a) { return a.name == row; }),
+            field + ": '" + row + "' is an agent's own name; give the variant another");
+    require(row.find_first_of("/\\ \t") == std::string::npos,
+            field + ": '" + row + "' names run folders and cannot hold '/', '\\' or spaces");
+    try {
+      agents::find_agent(agent);
+    } catch (const InputError& e) {
+      require(false, field + ": " + e.what());
+    }
+  }
   for (const auto& [agent, values] : hyperparameters) {
     out << "  " << agent << ":" << (values.empty() ? " {}" : "") << "\n";
     write_options(out, values, "    ");
@@ -103,7 +145,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   in.require_map(root, "table");
   in.reject_unknown_keys(root,
                          {"agents", "workloads", "hardware", "seeds", "budget", "jobs",
-                          "env_version", "env_options", "hyperparameters"},
+                          "env_version", "env_options", "variants", "hyperparameters"},
                          "table");
   TableConfig c;
   auto names = [&](const char* key, std::vector<std::string>& out) {
@@ -138,6 +180,14 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
     }
   };
   options(in.optional(root, "env_options", "env_options"), "env_options", c.env_options);
+  if (const YAML::Node n = in.optional(root, "variants", "variants");
+      n.IsDefined() && !n.IsNull()) {
+    in.require_map(n, "variants");
+    for (const auto& item : n) {
+      const std::string row = item.first.as<std::string>();
+      c.variants[row] = in.string(item.second, "variants." + row);
+    }
+  }
   if (const YAML::Node n = in.optional(root, "hyperparameters", "hyperparameters");
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "hyperparameters");

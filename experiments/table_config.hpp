@@ -26,6 +26,10 @@ struct TableConfig {
   std::string env_version = "v1";  // v1: streaming; v0: pinned dynamics (docs/envs/README.md)
   OptionMap env_options;           // of the single-step env, for every run
   std::map<std::string, OptionMap> hyperparameters;  // per agent; defaults filled in
+  // Rows that run an agent under a name of their own, with their own hyperparameters (an
+  // ablation: `egrl-unseeded: egrl` and hyperparameters.egrl-unseeded.seed_chromosomes false).
+  // Keys are names listed in `agents`, values registered agents.
+  std::map<std::string, std::string> variants;
 
   // Checks every field (agents and their hyperparameters against the registry, duplicates,
   // ranges) and fills in defaults. Throws InputError naming the field.
@@ -36,7 +40,10 @@ struct TableConfig {
   static TableConfig load(const std::filesystem::path& path);
   friend bool operator==(const TableConfig&, const TableConfig&) = default;
 
-  // The run of one cell: its agent, workload and seed, one thread, checkpoints every tenth of
+  // The registered agent a row of `agents` runs: its variant's agent, or the name itself.
+  const std::string& agent_of(const std::string& row) const;
+
+  // The run of one cell (`agent`: a row of `agents`): its agent, workload and seed, one thread, checkpoints every tenth of
   // the budget.
   agents::TrainConfig cell(const std::string& agent, const std::string& workload,
                            std::uint64_t seed) const;

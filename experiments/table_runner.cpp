@@ -56,10 +56,10 @@ std::string comparable_yaml(TableConfig config) {
 
 }  // namespace
 
-CellResult cell_result(const agents::TrainConfig& config,
+CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
                        const std::vector<agents::CurveRow>& curve) {
   CellResult r;
-  r.agent = config.agent;
+  r.agent = row;
   r.workload = config.workload;
   r.seed = config.seed;
   if (curve.empty()) return r;
@@ -93,6 +93,7 @@ std::string result_yaml(const CellResult& r) {
       << "evaluations_to_95: " << r.evaluations_to_95 << "\n";
   std::snprintf(number, sizeof number, "%.3f", r.wall_seconds);
   out << "wall_seconds: " << number << "\n";
+  if (!r.agent_status.empty()) out << "agent_status: " << yaml_quoted(r.agent_status) << "\n";
   return out.str();
 }
 
@@ -102,7 +103,7 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
   in.require_map(root, "result");
   in.reject_unknown_keys(root,
                          {"agent", "workload", "seed", "evaluations", "found_valid", "best_speedup",
-                          "evaluations_to_95", "wall_seconds"},
+                          "evaluations_to_95", "wall_seconds", "agent_status"},
                          "result");
   CellResult r;
   r.agent = in.string(in.require(root, "agent", "agent"), "agent");
@@ -121,6 +122,8 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
       in.count(in.require(root, "evaluations_to_95", "evaluations_to_95"), "evaluations_to_95"));
   r.wall_seconds =
       in.non_negative(in.require(root, "wall_seconds", "wall_seconds"), "wall_seconds");
+  if (const YAML::Node n = in.optional(root, "agent_status", "agent_status"); n.IsDefined())
+    r.agent_status = in.string(n, "agent_status");
   return r;
 }
 
@@ -178,13 +181,13 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       pending.push_back(cell);
   }
   // The longest first, so that the last cells to finish are short ones.
-  std::stable_sort(pending.begin(), pending.end(), [](const Cell& a, const Cell& b) {
-    return expected_cost(a.agent) > expected_cost(b.agent);
-  });
+  auto cost = [&](const Cell& cell) { return expected_cost(config_.agent_of(cell.agent)); };
+  std::stable_sort(pending.begin(), pending.end(),
+                   [&](const Cell& a, const Cell& b) { return cost(a) > cost(b); });
 
   double total_cost = 0, cost_done = 0;
   for (const Cell& cell : pending)
-    total_cost += expected_cost(cell.agent);
+    total_cost += cost(cell);
   std::mutex mutex;  // guards results, progress, failure and the counters
   TableProgress state;
   state.cells_total = cells.size();
@@ -206,14 +209,15 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       interrupted.store(true);
       return;
     }
-    const CellResult r = cell_result(trainer->config(), trainer->curve());
+    CellResult r = cell_result(cell.agent, trainer->config(), trainer->curve());
+    r.agent_status = trainer->agent().status();
     write_file_atomically(folder / kResultFile, result_yaml(r));
     const std::lock_guard lock(mutex);
     results[cell.index] = r;
     ++cells_run;
     ++state.cells_done;
     state.last_finished = describe(r);
-    cost_done += expected_cost(cell.agent);
+    cost_done += cost(cell);
     state.work_done = cost_done / total_cost;
     state.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -24,7 +24,7 @@
 namespace memplace::experiments {
 
 struct CellResult {
-  std::string agent;
+  std::string agent;  // the row of the table's agents (a variant's name for a variant)
   std::string workload;
   std::uint64_t seed = 0;
   std::uint64_t evaluations = 0;  // spent (greedy-dp may stop before the budget)
@@ -33,10 +33,13 @@ struct CellResult {
   // The first curve row at which the best speedup reached 95 % of the final one (0 if none).
   std::uint64_t evaluations_to_95 = 0;
   double wall_seconds = 0;  // the only field that differs between reruns
+  // The agent's status line at the end ("generation 512, ..., migrants elite 1/515"); empty for
+  // results written before it was kept.
+  std::string agent_status;
 };
 
-// A finished run's result from its run folder's config and curve.
-CellResult cell_result(const agents::TrainConfig& config,
+// A finished run's result from its row in the table, its run folder's config and curve.
+CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
                        const std::vector<agents::CurveRow>& curve);
 // result.yaml: written atomically when a cell finishes; read back by a rerun.
 std::string result_yaml(const CellResult& result);

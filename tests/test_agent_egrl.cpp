@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "agents/registry.hpp"
 #include "agents/trainer.hpp"
@@ -49,7 +51,19 @@ TEST_CASE("agent egrl: is the default agent") {
   CHECK(hidden == 1);
 }
 
-TEST_CASE("agent egrl: each generation scores the population, then the learner's rollouts") {
+// The number after the first "/" that follows `key` ("migrants elite 1/3" -> 3).
+std::uint64_t status_total(const std::string& status, const std::string& key) {
+  const std::size_t at = status.find(key);
+  REQUIRE_MESSAGE(at != std::string::npos, status);
+  return std::stoull(status.substr(status.find('/', at) + 1));
+}
+
+// Drives egrl by hand through 4 generations of a toy problem (population 6, 3 noisy learner
+// samples plus the greedy one, no memo) with `options` on top, checking each generation's
+// protocol; `trained_per_generation` is how many scored mappings should train the learner.
+// Returns the status line at the end.
+std::string drive_four_generations(const OptionMap& options,
+                                   std::uint64_t trained_per_generation) {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 2);
   std::unique_ptr<Env> env = make("memplace/single-step-v0", {{"workload", toy.workload.string()},
@@ -58,14 +72,17 @@ TEST_CASE("agent egrl: each generation scores the population, then the learner's
   setup.context = make_placement_context(env->options());
   setup.observation = env->reset(0).obs.copy();
   setup.seed = 5;
-  setup.hyperparameters = resolve_options("egrl", agents::find_agent("egrl").hyperparameters,
-                                          {{"hidden", "16"},
-                                           {"population", "6"},
-                                           {"learner_samples", "3"},
-                                           {"memo", "false"},
-                                           {"learning_starts", "1"}});
+  OptionMap values = {{"hidden", "16"},
+                      {"population", "6"},
+                      {"learner_samples", "3"},
+                      {"memo", "false"},
+                      {"learning_starts", "1"}};
+  for (const auto& [name, value] : options)
+    values[name] = value;
+  setup.hyperparameters =
+      resolve_options("egrl", agents::find_agent("egrl").hyperparameters, values);
   const auto agent = agents::make_agent("egrl", setup);
-  std::uint64_t scored = 0;
+  std::uint64_t trained = 0;
   for (std::uint64_t generation = 0; generation < 4; ++generation) {
     CAPTURE(generation);
     CHECK(status_number(agent->status(), "generation ") == generation);
@@ -81,15 +98,39 @@ TEST_CASE("agent egrl: each generation scores the population, then the learner's
     std::vector<Mapping> rest = agent->propose(100);
     CHECK(rest.size() == 2);
     agent->learn(rest, zero_rewards(rest));
-    scored += 10;
-    // Every scored mapping trained the learner (grad_per_sample 0.5 from the first sample on),
-    // and its actor migrated into the next generation.
+    trained += trained_per_generation;
+    // The learner took its gradient steps (grad_per_sample 0.5 from the first sample on) and
+    // the next generation began.
     CHECK(status_number(agent->status(), "generation ") == generation + 1);
     CHECK(status_number(agent->status(), "generation " + std::to_string(generation + 1) + ", ") ==
-          scored / 2);
+          trained / 2);
   }
-  // Migrants are counted once the generation they joined is selected.
-  CHECK(agent->status().find("/3") != std::string::npos);
+  return agent->status();
+}
+
+TEST_CASE("agent egrl: each generation scores the population, then the learner's rollouts") {
+  // Every scored mapping trains the learner; its actor migrates and seeds a chromosome every
+  // generation, counted once the generation they joined is selected.
+  const std::string status = drive_four_generations({}, 10);
+  CHECK(status_total(status, "migrants elite ") == 3);
+  CHECK(status_total(status, "seeded chromosomes elite ") == 3);
+}
+
+TEST_CASE("agent egrl: the ablation switches remove what they name, and only that") {
+  SUBCASE("replay=own: only the learner's 4 rollouts per generation train it") {
+    const std::string status = drive_four_generations({{"replay", "own"}}, 4);
+    CHECK(status_total(status, "migrants elite ") == 3);
+  }
+  SUBCASE("migrate_actor=false: no migrant, the chromosomes are still seeded") {
+    const std::string status = drive_four_generations({{"migrate_actor", "false"}}, 10);
+    CHECK(status_total(status, "migrants elite ") == 0);
+    CHECK(status_total(status, "seeded chromosomes elite ") == 3);
+  }
+  SUBCASE("seed_chromosomes=false: migrants, no seeded chromosome") {
+    const std::string status = drive_four_generations({{"seed_chromosomes", "false"}}, 10);
+    CHECK(status_total(status, "migrants elite ") == 3);
+    CHECK(status_total(status, "seeded chromosomes elite ") == 0);
+  }
 }
 
 TEST_CASE("agent egrl: reaches the brute-forced optimum of toy problems") {
@@ -129,8 +170,12 @@ TEST_CASE("agent egrl: bad hyperparameters are refused with the field named") {
   config.hyperparameters = {{"lr", "nan"}};
   CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "c"), doctest::Contains("lr"),
                        InputError);
-  config.hyperparameters = {{"seed_chromosomes", "maybe"}};
-  CHECK_THROWS_AS(config.resolve(), InputError);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"seed_chromosomes", "maybe"}, {"migrate_actor", "1"}, {"replay", "everything"}}) {
+    CAPTURE(name);
+    config.hyperparameters = {{name, value}};
+    CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains(name.c_str()), InputError);
+  }
 }
 
 }  // namespace

@@ -91,6 +91,37 @@ TEST_CASE("agent ppo: the value head moves towards the rollout's mean reward") {
   CHECK(std::abs(learner.value() - 0.5) < 0.5 * before);
 }
 
+TEST_CASE("agent ppo: annealing scales the learning rate and the entropy bonus by what remains") {
+  // With a quarter of the run left, an annealed update is the update with a quarter of the
+  // coefficient (scaling by 0.25 is exact, so the parameters match bit for bit).
+  const Observation obs = resnet50_observation();
+  auto updated = [&](PpoOptions o, double remaining) {
+    PpoLearner learner(obs.view(), 3, o, 7);
+    Rng rng(3);
+    learner.forward();
+    Rollout rollout;
+    std::vector<Mapping> mappings;
+    learner.sample(8, rng, rollout, mappings);
+    rollout.reward = {0.1, 0.9, 0.3, 0.5, 0.2, 0.8, 0.4, 0.6};
+    learner.update(rollout, rng, remaining);
+    return parameters(learner);
+  };
+  PpoOptions annealed = surrogate_only();
+  annealed.loss.ent_coef = 0.04;
+  annealed.anneal_lr = true;
+  annealed.anneal_entropy = true;
+  PpoOptions quarter = surrogate_only();
+  quarter.lr = annealed.lr * 0.25;
+  quarter.loss.ent_coef = 0.01;
+  const std::vector<float> a = updated(annealed, 0.25);
+  CHECK(a == updated(quarter, 1.0));
+  CHECK(a != updated(annealed, 1.0));
+  // Without the switches, `remaining` changes nothing.
+  PpoOptions constant = annealed;
+  constant.anneal_lr = constant.anneal_entropy = false;
+  CHECK(updated(constant, 0.25) == updated(constant, 1.0));
+}
+
 TEST_CASE("agent ppo: the surrogate's gradient is zero exactly where the ratio is clipped") {
   // One sample, ratio set through log π_old: the clip acts above 1+ε for A > 0 and below 1-ε for
   // A < 0; on the other side the ratio is unbounded and the gradient flows.
@@ -307,7 +338,9 @@ TEST_CASE("agent ppo: a run stopped and resumed ends exactly as an uninterrupted
   config.budget = 2000;
   config.seed = 3;
   config.checkpoint_every = 300;
-  testing::check_resume_matches(config, dir.path, 13);
+  testing::check_resume_matches(config, dir.path / "constant", 13);
+  config.hyperparameters = {{"anneal_lr", "true"}, {"anneal_entropy", "true"}};
+  testing::check_resume_matches(config, dir.path / "annealed", 13);
 }
 
 TEST_CASE("agent ppo: bad hyperparameters are refused with the name") {
@@ -328,6 +361,8 @@ TEST_CASE("agent ppo: bad hyperparameters are refused with the name") {
   refused({{"batch", "8"}, {"minibatches", "8"}, {"greedy", "true"}},
           "minibatches=8 exceeds the 7 sampled");
   refused({{"normalize_advantage", "yes"}}, "option 'normalize_advantage': expected one of");
+  refused({{"anneal_lr", "linear"}}, "option 'anneal_lr': expected one of");
+  refused({{"anneal_entropy", "1"}}, "option 'anneal_entropy': expected one of");
 }
 
 }  // namespace

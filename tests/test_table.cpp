@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "agents/run_folder.hpp"
 #include "env/atomic_file.hpp"
 #include "env/model/references.hpp"
 #include "env/model/workload.hpp"
@@ -85,6 +86,26 @@ TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML r
                        doctest::Contains("table.yaml:2: env_version"), InputError);
 }
 
+TEST_CASE("table config: a variant runs its agent under its own name and hyperparameters") {
+  TableConfig c = parse(
+      "agents: [sa, sa-hot]\nworkloads: [resnet50]\nvariants: {sa-hot: sa}\n"
+      "hyperparameters:\n  sa-hot: {t_start: 0.5}\n");
+  c.resolve();
+  CHECK(c.agent_of("sa-hot") == "sa");
+  CHECK(c.agent_of("sa") == "sa");
+  const agents::TrainConfig hot = c.cell("sa-hot", "resnet50", 2);
+  CHECK(hot.agent == "sa");
+  CHECK(hot.hyperparameters.at("t_start") == "0.5");
+  CHECK(c.cell("sa", "resnet50", 2).hyperparameters.at("t_start") == "0.1");
+  TableConfig back = parse(c.to_yaml());
+  back.resolve();
+  CHECK(back == c);
+  // Without variants the YAML is as before they existed, so earlier table folders still match.
+  TableConfig plain;
+  plain.resolve();
+  CHECK(plain.to_yaml().find("variants") == std::string::npos);
+}
+
 TEST_CASE("table config: bad fields are refused with the file, line and field named") {
   auto refused = [](const std::string& yaml, const std::string& message) {
     CAPTURE(yaml);
@@ -106,6 +127,12 @@ TEST_CASE("table config: bad fields are refused with the file, line and field na
   refused("agents: [sa]\nhyperparameters: {sa: {t_begin: 1}}\n", "t_begin");
   refused("env_options: {reward: cheers}\n", "reward");
   refused("agents: sa\n", "agents");
+  refused("agents: [sa]\nvariants: {hot: sa}\n", "variants.hot: 'hot' is not in agents");
+  refused("agents: [sa, ea]\nvariants: {ea: sa}\n", "variants.ea: 'ea' is an agent's own name");
+  refused("agents: [sa, hot]\nvariants: {hot: nobody}\n", "variants.hot: unknown agent 'nobody'");
+  refused("agents: [sa, 'a/b']\nvariants: {'a/b': sa}\n", "names run folders");
+  refused("agents: [sa, hot]\nvariants: [hot]\n", "table.yaml:2: variants");
+  refused("agents: [sa, hot]\n", "unknown agent 'hot'");  // a variant needs its agent named
   // Values the agent itself checks, and workloads that do not load, are refused before anything
   // is written.
   TempDir dir;
@@ -231,7 +258,7 @@ TEST_CASE(
   config.seed = 4;
   const std::vector<agents::CurveRow> curve = {
       {10, 0.1, 0, 0, 0}, {20, 0.2, 0.5, 0.4, 1}, {30, 0.3, 0.96, 0.5, 1}, {40, 0.4, 1.0, 0.6, 1}};
-  const CellResult r = experiments::cell_result(config, curve);
+  const CellResult r = experiments::cell_result("sa", config, curve);
   CHECK(r.evaluations == 40);
   CHECK(r.found_valid);
   CHECK(r.best_speedup == 1.0);
@@ -243,6 +270,11 @@ TEST_CASE(
   CHECK(back.seed == 4);
   CHECK(back.best_speedup == r.best_speedup);
   CHECK(back.evaluations_to_95 == 30);
+  CHECK(back.agent_status.empty());
+  CellResult with_status = r;
+  with_status.agent_status = "generation 3, migrants elite 1/2";
+  CHECK(experiments::parse_result_yaml(experiments::result_yaml(with_status), "result.yaml")
+            .agent_status == with_status.agent_status);
   CHECK_THROWS_WITH_AS(experiments::parse_result_yaml("agent: sa\n", "x/result.yaml"),
                        doctest::Contains("x/result.yaml"), InputError);
 }
@@ -331,6 +363,36 @@ TEST_CASE("table runner: a stopped table completes only its missing runs, to the
   CHECK(completed.cells_run == missing);
   CHECK(csv_without_wall(dir.path / "parts", completed, rest.config()) ==
         csv_without_wall(dir.path / "whole", expected, whole.config()));
+}
+
+TEST_CASE("table runner: a variant's runs are its agent's runs with its hyperparameters") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig ablation = toy_table(toy, 2);
+  ablation.agents = {"sa", "sa-hot"};
+  ablation.variants = {{"sa-hot", "sa"}};
+  ablation.hyperparameters = {{"sa-hot", {{"t_start", "3"}}}};
+  TableRunner runner(ablation, dir.path / "ablation");
+  const experiments::TableOutcome outcome = runner.run();
+  REQUIRE(outcome.cells.size() == 4);
+  CHECK(outcome.cells[2].agent == "sa-hot");
+  const agents::TrainConfig saved = agents::TrainConfig::load(
+      agents::RunFolder{runner.cell_folder("sa-hot", toy.workload.string(), 1)}.config());
+  CHECK(saved.agent == "sa");
+  CHECK(saved.hyperparameters.at("t_start") == "3");
+  // The same cells as a table of sa alone with those hyperparameters.
+  TableConfig hot = toy_table(toy, 2);
+  hot.agents = {"sa"};
+  hot.hyperparameters = {{"sa", {{"t_start", "3"}}}};
+  const experiments::TableOutcome alone = TableRunner(hot, dir.path / "hot").run();
+  REQUIRE(alone.cells.size() == 2);
+  for (std::size_t seed = 0; seed < 2; ++seed) {
+    CHECK(outcome.cells[2 + seed].best_speedup == alone.cells[seed].best_speedup);
+    CHECK(outcome.cells[2 + seed].evaluations_to_95 == alone.cells[seed].evaluations_to_95);
+  }
+  // The agent's final status line is kept in result.yaml (egrl's migrant counts, for one).
+  CHECK_FALSE(outcome.cells[2].agent_status.empty());
+  CHECK(outcome.cells[2].agent_status == alone.cells[0].agent_status);
 }
 
 }  // namespace
