@@ -102,7 +102,7 @@ AgentInfo annealing_agent_info() {
           "simulated annealing over single-tensor moves, geometric cooling over the budget",
           {"single-step"},
           {{"t_start", "0.1", {}, "initial temperature, in reward units (speedup - 1)"},
-           {"t_end", "0.001", {}, "final temperature, reached when the budget is spent"},
+           {"t_end", "0.00001", {}, "final temperature, reached when the budget is spent"},
            search_start_option()},
           [](const AgentSetup& setup) { return std::make_unique<AnnealingAgent>(setup); }};
 }

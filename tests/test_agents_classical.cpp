@@ -19,7 +19,9 @@ using testing::TempDir;
 using testing::train_on;
 
 TEST_CASE("agents: greedy-dp and sa reach the brute-forced optimum of toy problems") {
-  testing::check_reaches_toy_optimum("sa", 10000, {1, 2, 3, 4}, 3);
+  // A 12-tensor toy needs a warmer end than the default (tuned on gpt2-small): with t_end 1e-5
+  // the chain freezes in a local optimum of problems 1 and 3 (docs/agents.md, sa).
+  testing::check_reaches_toy_optimum("sa", 10000, {1, 2, 3, 4}, 3, {{"t_end", "0.001"}});
   testing::check_reaches_toy_optimum("greedy-dp", 3000, {1, 2, 3, 4}, 1, {{"restarts", "true"}});
 }
 

@@ -2,7 +2,8 @@
 # Every registered agent, in every env it supports, trains on every paper workload from the CLI:
 # the run exits 0, spends at most its budget (greedy-dp may stop earlier), writes its run folder,
 # and its best mapping (when it found a valid one) replays with `memplace evaluate` to the speedup
-# the curve reports. The agents are read from `memplace list`, so a new one is covered at once.
+# the curve reports; and every agent of the single-step env searches rectified mappings when asked
+# (`-o invalid=rectify`). The agents are read from `memplace list`, so a new one is covered at once.
 #
 # Usage: train_every_agent.sh path/to/memplace   (run from the repository root)
 set -u
@@ -54,5 +55,23 @@ for entry in $agents; do
       runs=$((runs + 1))
     done
   done
+done
+
+# `-o invalid=rectify` is offered to every agent: each searches the rectified mappings, so every
+# mapping it has scored counts its rectified speedup (batch_mean_speedup > 0 on every row of
+# curve.csv, where an invalid mapping would count 0; valid_fraction is before rectification).
+for entry in $agents; do
+  agent=${entry%%:*}
+  [[ ",${entry#*:}," == *,single-step,* ]] || continue
+  out="$work/$agent-rectify"
+  what="$agent with invalid=rectify on bert-base (v1)"
+  "$memplace" train --agent "$agent" --workload bert-base --env-version v1 -o invalid=rectify \
+    --budget "$budget" --seed 2 --out "$out" -q > "$out.log" 2>&1 || { cat "$out.log"; fail "$what exited $?"; }
+  invalid_rows=$(awk -F, 'NR > 1 && $4 <= 0' "$out/curve.csv" | wc -l)
+  [ "$invalid_rows" -eq 0 ] || fail "$what: $invalid_rows curve rows scored invalid mappings"
+  best=$(tail -n 1 "$out/curve.csv" | cut -d, -f3)
+  [ "$best" != "0.000000000" ] || fail "$what found no valid mapping"
+  echo "$what: best $best, every mapping valid"
+  runs=$((runs + 1))
 done
 echo "$runs runs passed"
