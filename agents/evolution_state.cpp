@@ -68,8 +68,8 @@ void Evolution::save(StateWriter& out, std::string_view prefix) const {
     out.put_array<float>(state_key(prefix, "seed") + std::to_string(k), seeds_[k]);
   out.put_array<std::uint64_t>(state_key(prefix, "migrant_slots"), migrant_slots_);
   out.put_array<std::uint64_t>(state_key(prefix, "seed_slots"), seed_slots_);
-  for (const auto& [name, stats] : {std::pair{"migration_stats", &stats_},
-                                    std::pair{"seed_stats", &seed_stats_}}) {
+  for (const auto& [name, stats] :
+       {std::pair{"migration_stats", &stats_}, std::pair{"seed_stats", &seed_stats_}}) {
     const std::vector<std::uint64_t> counts{stats->migrants, stats->elite, stats->selected,
                                             stats->discarded};
     out.put_array<std::uint64_t>(state_key(prefix, name), counts);
@@ -165,8 +165,8 @@ void Evolution::load(StateReader& in, std::string_view prefix) {
   for (const auto* slots : {&migrant_slots_, &seed_slots_})
     for (const std::uint64_t s : *slots)
       if (s >= individuals_.size()) fail("bad migrant or seed slot");
-  for (const auto& [name, stats] : {std::pair{"migration_stats", &stats_},
-                                    std::pair{"seed_stats", &seed_stats_}}) {
+  for (const auto& [name, stats] :
+       {std::pair{"migration_stats", &stats_}, std::pair{"seed_stats", &seed_stats_}}) {
     const std::vector<std::uint64_t> counts = in.get_array<std::uint64_t>(state_key(prefix, name));
     if (counts.size() != 4) fail(std::string("bad ") + name);
     *stats = MigrationStats{counts[0], counts[1], counts[2], counts[3]};

@@ -88,8 +88,12 @@ std::vector<OptionSpec> sac_hyperparameters() {
       {"conv_layers", "3", {}, "graph convolution layers of each GNN"},
       {"lr", "0.001", {}, "Adam learning rate of the actor and the critics (EGRL)"},
       {"clip", "5", {}, "global gradient-norm clipping, 0 = none (EGRL)"},
-      {"alpha", "0.2", {}, "fixed entropy coefficient, in scaled reward units (EGRL: 0.05)"},
+      {"alpha", "0.2", {}, "entropy coefficient, in scaled reward units (EGRL: 0.05)"},
       {"entropy", "mean", {"mean", "sum"}, "alpha weighs the mean or the sum of tensor entropies"},
+      {"target_entropy",
+       "0",
+       {},
+       "> 0: alpha tuned (from alpha) towards this share of ln M per tensor; 0: alpha fixed"},
       {"tau", "0.001", {}, "soft target update per gradient step (EGRL)"},
       {"gamma", "0", {}, "0: critic target = scaled reward (one step); > 0: EGRL's bootstrap"},
       {"reward_scale", "5", {}, "rewards are multiplied by this for the critics (EGRL)"},
@@ -110,6 +114,7 @@ SacOptions sac_options(const Hyperparameters& h, int threads) {
   o.tau = h.number("tau", 1e-6, 1);
   o.alpha = h.number("alpha", 0, 1e3);
   o.entropy_mean = h.text("entropy") == "mean";
+  o.target_entropy = h.number("target_entropy", 0, 0.999999);
   o.reward_scale = h.number("reward_scale", 1e-6, 1e6);
   o.gamma = h.number("gamma", 0, 0.9999);
   o.minibatch = static_cast<std::size_t>(h.integer("minibatch", 1, 4096));

@@ -137,7 +137,7 @@ class PpoAgent final : public Agent {
 
  private:
   Settings settings_;
-  Rng rng_;  // sampling and minibatch shuffling
+  Rng rng_;               // sampling and minibatch shuffling
   std::uint64_t budget_;  // the run's evaluations, for the annealing schedules
   PpoLearner learner_;
   Rollout rollout_;  // the last propose()'s samples, until learn()

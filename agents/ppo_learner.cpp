@@ -94,8 +94,8 @@ PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng, double remaining) 
       forward();
       std::fill(dlogits_.begin(), dlogits_.end(), 0.0f);
       float dvalue = 0;
-      const PpoStats s = ppo_gradient(logits(), memories_, value(), rollout, minibatch,
-                                      loss, dlogits_, dvalue, log_probs_);
+      const PpoStats s = ppo_gradient(logits(), memories_, value(), rollout, minibatch, loss,
+                                      dlogits_, dvalue, log_probs_);
       grads_.set_zero();
       net_.backward(batch_, ws_, {.logits = dlogits_, .values = std::span<const float>(&dvalue, 1)},
                     grads_);

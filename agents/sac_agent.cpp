@@ -46,9 +46,10 @@ class SacAgent final : public Agent {
   std::string status() const override {
     const SacStats& s = learner_.stats();
     char text[160];
-    std::snprintf(text, sizeof text, "steps %llu, critic loss %.3g, Q %.3g, entropy %.3f/tensor",
+    std::snprintf(text, sizeof text,
+                  "steps %llu, critic loss %.3g, Q %.3g, entropy %.3f/tensor, alpha %.3g",
                   static_cast<unsigned long long>(learner_.gradient_steps()), s.critic_loss,
-                  s.q_mean, s.entropy);
+                  s.q_mean, s.entropy, s.alpha);
     return text;
   }
 

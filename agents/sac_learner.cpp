@@ -8,6 +8,7 @@
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/policy_gradient.hpp"
 #include "env/errors.hpp"
+#include "env/portable_math.hpp"
 
 namespace memplace::agents {
 
@@ -30,6 +31,9 @@ nn::GnnConfig critic_config(const nn::GraphBatch& graph, std::size_t memories,
           .policy_head = false,
           .q_head = true};
 }
+
+// The range a tuned α is kept in, so that log α stays finite.
+constexpr double kMinTunedAlpha = 1e-6, kMaxTunedAlpha = 1e3;
 
 // Labels of the learner's streams under its seed: each network and the two random streams.
 enum SeedStream : std::uint64_t { kActor, kCritic0, kCritic1, kTrain, kPropose };
@@ -77,6 +81,10 @@ void SacOptions::validate() const {
     fail("gradient clipping norm must be >= 0 (0: none)");
   if (!(tau > 0 && tau <= 1)) fail("tau must be in (0, 1]");
   if (!(alpha >= 0) || !std::isfinite(alpha)) fail("alpha must be >= 0");
+  if (!(target_entropy >= 0 && target_entropy < 1))
+    fail("target entropy must be in [0, 1) (a share of ln M per tensor; 0: alpha fixed)");
+  if (target_entropy > 0 && !(alpha >= kMinTunedAlpha && alpha <= kMaxTunedAlpha))
+    fail("a tuned alpha starts from alpha, which must then be in [1e-6, 1000]");
   if (!(reward_scale > 0) || !std::isfinite(reward_scale)) fail("reward scale must be > 0");
   if (!(gamma >= 0 && gamma < 1)) fail("gamma must be in [0, 1)");
   if (minibatch < 1) fail("minibatch must be >= 1");
@@ -112,7 +120,9 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
       train_rng_(derive_seed(seed, {kTrain})),
       propose_rng_(derive_seed(seed, {kPropose})),
       actor_grad_(actor_.zero_gradients()),
-      critic_grad_{critics_[0].zero_gradients(), critics_[1].zero_gradients()} {}
+      critic_grad_{critics_[0].zero_gradients(), critics_[1].zero_gradients()} {
+  if (options_.target_entropy > 0) alpha_state_.log_alpha = portable::log(options_.alpha);
+}
 
 void SacLearner::add(std::span<const std::uint8_t> mapping, double reward) {
   for (std::uint8_t m : mapping) {
@@ -187,6 +197,8 @@ void SacLearner::step() {
     if (e) std::rethrow_exception(e);
   }
   actor_step();
+  if (options_.target_entropy > 0) tune_alpha(entropy / static_cast<double>(T));
+  stats_.alpha = alpha();
   stats_.critic_loss = 0.5 * (critic_loss_[0] + critic_loss_[1]);
   stats_.entropy = entropy / static_cast<double>(T);
   stats_.actor_objective = stats_.q_mean + entropy_weight() * entropy;
@@ -261,8 +273,29 @@ void SacLearner::actor_step() {
   actor_adam_.step(actor_.parameters(), actor_grad_);
 }
 
+double SacLearner::alpha() const {
+  return options_.target_entropy > 0 ? portable::exp(alpha_state_.log_alpha) : options_.alpha;
+}
+
 double SacLearner::entropy_weight() const {
-  return options_.entropy_mean ? options_.alpha / static_cast<double>(tensors_) : options_.alpha;
+  return options_.entropy_mean ? alpha() / static_cast<double>(tensors_) : alpha();
+}
+
+// SAC's temperature loss α (H(π) − H̄), on log α as SB3 and the SAC authors' code: its gradient
+// is H(π) − H̄ (per tensor here). Adam as nn::Adam, with the actor's learning rate.
+void SacLearner::tune_alpha(double entropy_per_tensor) {
+  constexpr double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  const double target = options_.target_entropy * portable::log(static_cast<double>(memories_));
+  const double g = entropy_per_tensor - target;
+  AlphaState& a = alpha_state_;
+  a.m = beta1 * a.m + (1 - beta1) * g;
+  a.v = beta2 * a.v + (1 - beta2) * g * g;
+  a.beta1_power *= beta1;
+  a.beta2_power *= beta2;
+  const double step = options_.learning_rate * (a.m / (1 - a.beta1_power)) /
+                      (std::sqrt(a.v / (1 - a.beta2_power)) + epsilon);
+  a.log_alpha =
+      std::clamp(a.log_alpha - step, portable::log(kMinTunedAlpha), portable::log(kMaxTunedAlpha));
 }
 
 std::span<const float> SacLearner::logits() {
@@ -322,8 +355,11 @@ void SacLearner::save(StateWriter& out, std::string_view prefix) const {
   out.put(state_key(prefix, "steps"), steps_);
   out.put(state_key(prefix, "step_credit"), step_credit_);
   const std::vector<double> stats = {stats_.critic_loss, stats_.q_mean, stats_.entropy,
-                                     stats_.actor_objective};
+                                     stats_.actor_objective, stats_.alpha};
   out.put_array<double>(state_key(prefix, "stats"), stats);
+  const AlphaState& a = alpha_state_;
+  out.put_array<double>(state_key(prefix, "alpha"),
+                        std::vector<double>{a.log_alpha, a.m, a.v, a.beta1_power, a.beta2_power});
 }
 
 void SacLearner::load(StateReader& in, std::string_view prefix) {
@@ -347,10 +383,15 @@ void SacLearner::load(StateReader& in, std::string_view prefix) {
   steps_ = in.get_u64(state_key(prefix, "steps"));
   step_credit_ = in.get_f64(state_key(prefix, "step_credit"));
   const std::vector<double> stats = in.get_array<double>(state_key(prefix, "stats"));
-  if (stats.size() != 4)
+  if (stats.size() != 5)
     throw std::runtime_error(in.source() + ": record '" + state_key(prefix, "stats") + "' has " +
-                             std::to_string(stats.size()) + " values, expected 4");
-  stats_ = {stats[0], stats[1], stats[2], stats[3]};
+                             std::to_string(stats.size()) + " values, expected 5");
+  stats_ = {stats[0], stats[1], stats[2], stats[3], stats[4]};
+  const std::vector<double> a = in.get_array<double>(state_key(prefix, "alpha"));
+  if (a.size() != 5 || !std::all_of(a.begin(), a.end(), [](double x) { return std::isfinite(x); }))
+    throw std::runtime_error(in.source() + ": record '" + state_key(prefix, "alpha") +
+                             "' is not 5 finite values");
+  alpha_state_ = {a[0], a[1], a[2], a[3], a[4]};
   logits_fresh_ = false;
 }
 

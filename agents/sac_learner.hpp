@@ -38,10 +38,14 @@ enum class ActorEstimator {
 struct SacOptions {
   std::size_t hidden = 64;  // EGRL: 128; halved for wall time
   std::size_t conv_layers = 3;
-  double learning_rate = 1e-3;    // EGRL, actor and critics
-  double max_grad_norm = 5;       // EGRL
-  double tau = 1e-3;              // EGRL: soft target update, every gradient step
-  double alpha = 0.2;             // fixed entropy coefficient (EGRL: 0.05, see the doc)
+  double learning_rate = 1e-3;  // EGRL, actor and critics
+  double max_grad_norm = 5;     // EGRL
+  double tau = 1e-3;            // EGRL: soft target update, every gradient step
+  double alpha = 0.2;           // entropy coefficient (EGRL: 0.05, see the doc); the start
+                                // value when tuned
+  // > 0: α is tuned (SAC's automatic temperature) so that π's entropy per tensor approaches
+  // target_entropy x ln M; 0: α stays fixed.
+  double target_entropy = 0;
   bool entropy_mean = true;       // α weighs the mean per-tensor entropy (false: the sum)
   double reward_scale = 5;        // EGRL
   double gamma = 0;               // 0: the one-step target r; > 0 bootstraps as EGRL's code
@@ -63,6 +67,7 @@ struct SacStats {
   double q_mean = 0;           // mean min-Q of the actor's samples (scaled units)
   double entropy = 0;          // of π, per tensor (nats; ln M at most)
   double actor_objective = 0;  // q_mean + the entropy term (α x mean or sum over tensors)
+  double alpha = 0;            // α after the step (fixed, or tuned)
 };
 
 class SacLearner {
@@ -117,6 +122,9 @@ class SacLearner {
   void train_critic(std::size_t k, std::span<const double> targets);
   void actor_step();
   double entropy_weight() const;  // of the summed entropy: α / 2N or α
+  double alpha() const;
+  // One Adam step on log α towards the target entropy, from π's entropy per tensor.
+  void tune_alpha(double entropy_per_tensor);
 
   nn::GraphBatch graph_;
   std::size_t memories_;
@@ -132,6 +140,10 @@ class SacLearner {
   Rng propose_rng_;
   std::uint64_t steps_ = 0;
   double step_credit_ = 0;  // fractional gradient steps owed
+  // The tuned temperature: log α and its scalar Adam state (moments, β1^t, β2^t).
+  struct AlphaState {
+    double log_alpha = 0, m = 0, v = 0, beta1_power = 1, beta2_power = 1;
+  } alpha_state_;
   SacStats stats_;
 
   // Scratch, rebuilt by use (not state).

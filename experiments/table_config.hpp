@@ -43,8 +43,8 @@ struct TableConfig {
   // The registered agent a row of `agents` runs: its variant's agent, or the name itself.
   const std::string& agent_of(const std::string& row) const;
 
-  // The run of one cell (`agent`: a row of `agents`): its agent, workload and seed, one thread, checkpoints every tenth of
-  // the budget.
+  // The run of one cell (`agent`: a row of `agents`): its agent, workload and seed, one thread,
+  // checkpoints every tenth of the budget.
   agents::TrainConfig cell(const std::string& agent, const std::string& workload,
                            std::uint64_t seed) const;
 };

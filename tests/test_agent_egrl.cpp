@@ -62,8 +62,7 @@ std::uint64_t status_total(const std::string& status, const std::string& key) {
 // samples plus the greedy one, no memo) with `options` on top, checking each generation's
 // protocol; `trained_per_generation` is how many scored mappings should train the learner.
 // Returns the status line at the end.
-std::string drive_four_generations(const OptionMap& options,
-                                   std::uint64_t trained_per_generation) {
+std::string drive_four_generations(const OptionMap& options, std::uint64_t trained_per_generation) {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 2);
   std::unique_ptr<Env> env = make("memplace/single-step-v0", {{"workload", toy.workload.string()},

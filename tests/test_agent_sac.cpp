@@ -152,6 +152,39 @@ TEST_CASE("agents sac: the critics fit the scaled rewards of a fixed set of mapp
   CHECK(learner.stats().critic_loss < before0 / 50);
 }
 
+TEST_CASE("agents sac: a tuned alpha moves the policy's entropy towards the target") {
+  // From a near-uniform actor (entropy about ln 3 per tensor), a low target lowers alpha and a
+  // target above the entropy raises it; a fixed alpha stays where it is.
+  TempDir dir;
+  const ToyProblem toy = make_toy_problem(dir.path, 1);
+  auto env = toy_env(toy);
+  const nn::GraphBatch graph(env->reset(0).obs);
+  auto alpha_after = [&](double target_entropy) {
+    SacOptions o = small_options();
+    o.alpha = 0.2;
+    o.target_entropy = target_entropy;
+    SacLearner learner(graph, env->simulator().num_memories(), o, 3);
+    Rng rng(2);
+    for (int i = 0; i < 40; ++i) {
+      std::vector<std::uint8_t> mapping(learner.tensors());
+      for (auto& x : mapping)
+        x = static_cast<std::uint8_t>(rng.uniform(learner.memories()));
+      learner.add(mapping, rng.uniform01());
+    }
+    learner.train(50);
+    CAPTURE(learner.stats().entropy);
+    return learner.stats().alpha;
+  };
+  // Adam moves log alpha by about the learning rate (1e-3) per step while the sign of the
+  // gradient holds: 50 steps, a change of at most 0.05 and, here, more than 0.04.
+  CHECK(alpha_after(0) == 0.2);
+  const double lowered = alpha_after(0.2), raised = alpha_after(0.999);
+  CHECK(lowered >= 0.2 * std::exp(-0.0501));
+  CHECK(lowered < 0.2 * std::exp(-0.04));
+  CHECK(raised <= 0.2 * std::exp(0.0501));
+  CHECK(raised > 0.2 * std::exp(0.04));
+}
+
 TEST_CASE("agents sac: a saved learner continues exactly as the original") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 2);
@@ -300,7 +333,9 @@ TEST_CASE("agents sac: a run stopped and resumed ends exactly as an uninterrupte
   const ToyProblem toy = make_toy_problem(dir.path, 4);
   agents::TrainConfig config = testing::toy_config(toy, "sac", 700, 3);
   config.checkpoint_every = 150;
-  testing::check_resume_matches(config, dir.path, 9);
+  testing::check_resume_matches(config, dir.path / "fixed", 9);
+  config.hyperparameters["target_entropy"] = "0.5";  // the tuned alpha is state too
+  testing::check_resume_matches(config, dir.path / "tuned", 9);
 }
 
 TEST_CASE("agents sac: bad hyperparameters are refused with the field named") {
@@ -315,6 +350,12 @@ TEST_CASE("agents sac: bad hyperparameters are refused with the field named") {
                        doctest::Contains("actor samples >= 2"), InputError);
   config.hyperparameters = {{"estimator", "exact"}};
   CHECK_THROWS_AS(config.resolve(), InputError);
+  config.hyperparameters = {{"target_entropy", "1"}};
+  CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "c"),
+                       doctest::Contains("hyperparameter target_entropy=1"), InputError);
+  config.hyperparameters = {{"target_entropy", "0.5"}, {"alpha", "0"}};
+  CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "d"),
+                       doctest::Contains("a tuned alpha starts from alpha"), InputError);
 }
 
 }  // namespace
