@@ -109,16 +109,18 @@ class EgrlAgent final : public Agent {
   std::string status() const override {
     const MigrationStats& m = evolution_.migration_stats();
     const MigrationStats& seeded = evolution_.seeded_chromosome_stats();
-    char text[200];
-    std::snprintf(
-        text, sizeof text,
-        "generation %llu, %llu gradient steps, migrants elite %llu/%llu, seeded chromosomes "
-        "elite %llu/%llu",
-        static_cast<unsigned long long>(evolution_.generation()),
-        static_cast<unsigned long long>(learner_.gradient_steps()),
-        static_cast<unsigned long long>(m.elite), static_cast<unsigned long long>(m.migrants),
-        static_cast<unsigned long long>(seeded.elite),
-        static_cast<unsigned long long>(seeded.migrants));
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "generation %llu, %llu gradient steps, migrants elite %llu/%llu (selected %llu), "
+                  "seeded chromosomes elite %llu/%llu (selected %llu)",
+                  static_cast<unsigned long long>(evolution_.generation()),
+                  static_cast<unsigned long long>(learner_.gradient_steps()),
+                  static_cast<unsigned long long>(m.elite),
+                  static_cast<unsigned long long>(m.migrants),
+                  static_cast<unsigned long long>(m.selected),
+                  static_cast<unsigned long long>(seeded.elite),
+                  static_cast<unsigned long long>(seeded.migrants),
+                  static_cast<unsigned long long>(seeded.selected));
     return text;
   }
 

@@ -25,7 +25,7 @@ namespace memplace::agents {
 struct PpoOptions {
   std::size_t hidden = 64;
   std::size_t conv_layers = 3;
-  double lr = 3e-4;
+  double lr = 1e-3;  // as the agent's defaults (docs/agents.md, ppo)
   double max_grad_norm = 0.5;
   std::size_t epochs = 1;
   std::size_t minibatches = 4;

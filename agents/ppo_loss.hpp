@@ -41,7 +41,7 @@ void compute_advantages(Rollout& rollout, bool normalize);
 
 struct PpoCoefficients {
   double clip_range = 0.2;  // ε
-  double ent_coef = 0.01;   // c_e, on the mean entropy per tensor
+  double ent_coef = 0;      // c_e, on the mean entropy per tensor
   double vf_coef = 0.5;     // c_v
 };
 
