@@ -73,7 +73,8 @@ PpoUpdateStats PpoLearner::update(Rollout& rollout, Rng& rng, double remaining) 
   const std::size_t n = rollout.size();
   if (n == 0) return out;
   remaining = std::clamp(remaining, 0.0, 1.0);
-  adam_.set_learning_rate(options_.lr * (options_.anneal_lr ? remaining : 1.0));
+  // Adam refuses a zero rate; no update of a run comes after its budget is spent anyway.
+  adam_.set_learning_rate(options_.lr * (options_.anneal_lr ? std::max(remaining, 1e-9) : 1.0));
   PpoCoefficients loss = options_.loss;
   if (options_.anneal_entropy) loss.ent_coef *= remaining;
   compute_advantages(rollout, options_.normalize_advantage);
