@@ -110,17 +110,16 @@ class EgrlAgent final : public Agent {
     const MigrationStats& m = evolution_.migration_stats();
     const MigrationStats& seeded = evolution_.seeded_chromosome_stats();
     char text[256];
-    std::snprintf(text, sizeof text,
-                  "generation %llu, %llu gradient steps, migrants elite %llu/%llu (selected %llu), "
-                  "seeded chromosomes elite %llu/%llu (selected %llu)",
-                  static_cast<unsigned long long>(evolution_.generation()),
-                  static_cast<unsigned long long>(learner_.gradient_steps()),
-                  static_cast<unsigned long long>(m.elite),
-                  static_cast<unsigned long long>(m.migrants),
-                  static_cast<unsigned long long>(m.selected),
-                  static_cast<unsigned long long>(seeded.elite),
-                  static_cast<unsigned long long>(seeded.migrants),
-                  static_cast<unsigned long long>(seeded.selected));
+    std::snprintf(
+        text, sizeof text,
+        "generation %llu, %llu gradient steps, migrants elite %llu/%llu (selected %llu), "
+        "seeded chromosomes elite %llu/%llu (selected %llu)",
+        static_cast<unsigned long long>(evolution_.generation()),
+        static_cast<unsigned long long>(learner_.gradient_steps()),
+        static_cast<unsigned long long>(m.elite), static_cast<unsigned long long>(m.migrants),
+        static_cast<unsigned long long>(m.selected), static_cast<unsigned long long>(seeded.elite),
+        static_cast<unsigned long long>(seeded.migrants),
+        static_cast<unsigned long long>(seeded.selected));
     return text;
   }
 
