@@ -116,22 +116,6 @@ std::string TableConfig::to_yaml() const {
       out << "  " << row << ": " << yaml_quoted(agent) << "\n";
   }
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
-  for (const auto& [row, agent] : variants) {
-    const std::string field = "variants." + row;
-    require(std::find(agents.begin(), agents.end(), row) != agents.end(),
-            field + ": '" + row + "' is not in agents");
-    const auto& registry = agents::agent_registry();
-    require(std::none_of(registry.begin(), registry.end(),
-                         [&](const agents::AgentInfo& a) { return a.name == row; }),
-            field + ": '" + row + "' is an agent's own name; give the variant another");
-    require(row.find_first_of("/\\ \t") == std::string::npos,
-            field + ": '" + row + "' names run folders and cannot hold '/', '\\' or spaces");
-    try {
-      agents::find_agent(agent);
-    } catch (const InputError& e) {
-      require(false, field + ": " + e.what());
-    }
-  }
   for (const auto& [agent, values] : hyperparameters) {
     out << "  " << agent << ":" << (values.empty() ? " {}" : "") << "\n";
     write_options(out, values, "    ");
