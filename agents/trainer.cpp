@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "agents/registry.hpp"
@@ -35,9 +36,49 @@ int thread_count(int configured) {
   return configured > 0 ? configured : std::max(1, omp_get_num_procs());
 }
 
+// Outcomes travel between ranks as bytes (the ranks run the same binary).
+template <class T>
+void append_bytes(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+template <class T>
+T take_bytes(const std::string& in, std::size_t& at) {
+  if (at + sizeof(T) > in.size()) throw std::logic_error("a rank sent a truncated batch");
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof value);
+  at += sizeof value;
+  return value;
+}
+
+void append_outcome(std::string& out, const Outcome& o) {
+  append_bytes(out, o.reward);
+  append_bytes(out, o.speedup);
+  append_bytes(out, static_cast<std::uint8_t>(o.valid));
+  append_bytes(out, static_cast<std::uint8_t>(o.rectified));
+  append_bytes(out, o.latency_fs);
+  append_bytes(out, static_cast<std::uint64_t>(o.scored.size()));
+  out.append(reinterpret_cast<const char*>(o.scored.data()), o.scored.size());
+}
+
+Outcome take_outcome(const std::string& in, std::size_t& at) {
+  Outcome o;
+  o.reward = take_bytes<double>(in, at);
+  o.speedup = take_bytes<double>(in, at);
+  o.valid = take_bytes<std::uint8_t>(in, at) != 0;
+  o.rectified = take_bytes<std::uint8_t>(in, at) != 0;
+  o.latency_fs = take_bytes<TimeFs>(in, at);
+  const auto size = static_cast<std::size_t>(take_bytes<std::uint64_t>(in, at));
+  if (at + size > in.size()) throw std::logic_error("a rank sent a truncated batch");
+  o.scored.assign(in.begin() + static_cast<std::ptrdiff_t>(at),
+                  in.begin() + static_cast<std::ptrdiff_t>(at + size));
+  at += size;
+  return o;
+}
+
 }  // namespace
 
 struct Trainer::State {
+  ProcessGroup* ranks = &single_process();
   TrainConfig config;
   RunFolder folder;
   std::vector<std::unique_ptr<SingleStepEnv>> envs;  // one per thread, sharing one context
@@ -74,14 +115,37 @@ struct Trainer::State {
     agent = make_agent(config.agent, setup);
   }
 
-  // Scores the proposals in parallel; each evaluation depends only on its mapping, so the
-  // outcomes do not depend on the number of threads.
-  std::vector<Outcome> evaluate(const std::vector<Mapping>& proposals) {
+  // Scores this rank's share of the proposals in parallel over its threads, then gathers every
+  // rank's outcomes in the proposals' order; each evaluation depends only on its mapping, so the
+  // outcomes depend neither on the threads nor on the ranks. `stop`: this rank's stop request
+  // going in, whether any rank asked coming out.
+  std::vector<Outcome> evaluate(const std::vector<Mapping>& proposals, bool& stop) {
     std::vector<Outcome> outcomes(proposals.size());
-    const auto count = static_cast<std::int64_t>(proposals.size());
-    const int threads = proposals.size() >= kParallelMin ? static_cast<int>(envs.size()) : 1;
+    const Share mine = share_of(proposals.size(), ranks->rank(), ranks->size());
+    score(proposals, mine, outcomes);
+    if (ranks->size() == 1) return outcomes;
+    std::string message(1, stop ? 's' : '-');
+    for (std::size_t i = mine.begin; i < mine.end; ++i)
+      append_outcome(message, outcomes[i]);
+    const std::vector<std::string> all = ranks->all_gather(message);
+    stop = false;
+    for (int r = 0; r < ranks->size(); ++r) {
+      const std::string& from = all[static_cast<std::size_t>(r)];
+      stop = stop || from.at(0) == 's';
+      const Share theirs = share_of(proposals.size(), r, ranks->size());
+      std::size_t at = 1;
+      for (std::size_t i = theirs.begin; i < theirs.end; ++i)
+        outcomes[i] = take_outcome(from, at);
+    }
+    return outcomes;
+  }
+
+  void score(const std::vector<Mapping>& proposals, Share share, std::vector<Outcome>& outcomes) {
+    const auto begin = static_cast<std::int64_t>(share.begin);
+    const auto end = static_cast<std::int64_t>(share.end);
+    const int threads = share.end - share.begin >= kParallelMin ? static_cast<int>(envs.size()) : 1;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) {
+    for (std::int64_t i = begin; i < end; ++i) {
       SingleStepEnv& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
       const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
       const std::vector<std::int64_t> action(mapping.begin(), mapping.end());
@@ -95,7 +159,6 @@ struct Trainer::State {
       o.scored.assign(env.scored_mapping().begin(), env.scored_mapping().end());
       o.latency_fs = step.info.latency_fs;
     }
-    return outcomes;
   }
 
   void record(const std::vector<Outcome>& outcomes, double wall) {
@@ -182,28 +245,47 @@ Trainer::Trainer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Trainer::~Trainer() = default;
 Trainer::Trainer(Trainer&&) noexcept = default;
 
-Trainer::Trainer(TrainConfig config, fs::path run_dir) : state_(std::make_unique<State>()) {
-  config.resolve();
-  state_->config = std::move(config);
-  state_->folder.dir = std::move(run_dir);
-  if (state_->folder.has_run())
-    throw InputError(state_->folder.dir.string() +
-                     ": already holds a run (resume it with --resume, or choose another --out)");
-  fs::create_directories(state_->folder.dir);
-  state_->build();
-  write_file_atomically(state_->folder.config(), state_->config.to_yaml());
+Trainer::Trainer(TrainConfig config, fs::path run_dir, ProcessGroup& ranks)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.ranks = &ranks;
+  s.folder.dir = std::move(run_dir);
+  // Every rank checks before rank 0 creates anything (or the others would find its run).
+  run_agreed(ranks, OnRanks::every, [&] {
+    config.resolve();
+    s.config = std::move(config);
+    if (s.folder.has_run())
+      throw InputError(s.folder.dir.string() +
+                       ": already holds a run (resume it with --resume, or choose another --out)");
+  });
+  require_same_on_every_rank(ranks, s.config.to_yaml() + s.folder.dir.string(),
+                             "was started with another train config or --out than rank 0; every "
+                             "rank of a job must be given the same command");
+  run_agreed(ranks, OnRanks::leader_only, [&] { fs::create_directories(s.folder.dir); });
+  run_agreed(ranks, OnRanks::every, [&] { s.build(); });
+  run_agreed(ranks, OnRanks::leader_only,
+             [&] { write_file_atomically(s.folder.config(), s.config.to_yaml()); });
 }
 
-Trainer Trainer::resume(const fs::path& run_dir) {
+Trainer Trainer::resume(const fs::path& run_dir, ProcessGroup& ranks) {
   auto state = std::make_unique<State>();
-  state->folder.dir = run_dir;
-  state->config = TrainConfig::load(state->folder.config());
-  state->config.resolve();
-  if (!state->folder.resumable())
-    throw InputError(state->folder.checkpoint().string() +
-                     ": no checkpoint to resume from (the run stopped before its first one)");
-  state->build();
-  state->read_checkpoint();
+  State& s = *state;
+  s.ranks = &ranks;
+  s.folder.dir = run_dir;
+  run_agreed(ranks, OnRanks::every, [&] {
+    s.config = TrainConfig::load(s.folder.config());
+    s.config.resolve();
+    if (!s.folder.resumable())
+      throw InputError(s.folder.checkpoint().string() +
+                       ": no checkpoint to resume from (the run stopped before its first one)");
+  });
+  require_same_on_every_rank(ranks, s.config.to_yaml() + s.folder.dir.string(),
+                             "was started to resume another run than rank 0; every rank of a job "
+                             "must be given the same command");
+  run_agreed(ranks, OnRanks::every, [&] {
+    s.build();
+    s.read_checkpoint();
+  });
   return Trainer(std::move(state));
 }
 
@@ -222,6 +304,11 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   bool interrupted = false;
+  double scoring_seconds = 0;
+  auto write_outputs = [&] {
+    run_agreed(*s.ranks, OnRanks::leader_only, [&] { s.write_outputs(wall()); });
+    s.last_checkpoint = s.evaluations;
+  };
   while (s.evaluations < s.config.budget) {
     const auto limit = static_cast<std::size_t>(
         std::min<std::uint64_t>(s.config.budget - s.evaluations, kMaxBatch));
@@ -231,27 +318,28 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
       throw std::logic_error("agent '" + s.config.agent + "' proposed " +
                              std::to_string(proposals.size()) + " mappings, allowed 1.." +
                              std::to_string(limit));
-    const std::vector<Outcome> outcomes = s.evaluate(proposals);
+    bool stop_now = stop && stop();
+    const auto scoring = std::chrono::steady_clock::now();
+    const std::vector<Outcome> outcomes = s.evaluate(proposals, stop_now);
+    scoring_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - scoring).count();
     s.agent->learn(proposals, outcomes);
     s.record(outcomes, wall());
     if (progress)
       progress(
           TrainProgress{s.evaluations, s.config.budget, s.best_speedup, wall(), s.agent->status()});
     if (s.evaluations >= s.config.budget) break;
-    if (stop && stop()) {
+    if (stop_now) {
       interrupted = true;
       break;
     }
-    if (s.evaluations - s.last_checkpoint >= s.config.checkpoint_every) {
-      s.write_outputs(wall());
-      s.last_checkpoint = s.evaluations;
-    }
+    if (s.evaluations - s.last_checkpoint >= s.config.checkpoint_every) write_outputs();
   }
-  s.write_outputs(wall());
-  s.last_checkpoint = s.evaluations;
+  write_outputs();
   TrainResult result;
   result.evaluations = s.evaluations;
   result.wall_seconds = wall();
+  result.scoring_seconds = scoring_seconds;
   result.interrupted = interrupted;
   result.best_mapping = s.best;
   result.best_speedup = s.best_speedup;

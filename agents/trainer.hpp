@@ -9,7 +9,10 @@
 //                      continues to exactly the result of an uninterrupted run
 //
 // Proposals are scored through the single-step environment (its reward and invalid options), in
-// parallel over the batch; every evaluation counts against the budget.
+// parallel over the batch; every evaluation counts against the budget. In a job of several ranks
+// (agents/process_group.hpp) every rank runs the same agent and scores its share of each batch;
+// the outcomes are gathered in the batch's order, so the run is bit for bit the one-process run,
+// and rank 0 alone writes the run folder.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "agents/process_group.hpp"
 #include "agents/train_config.hpp"
 #include "env/model/mapping.hpp"
 #include "env/model/time.hpp"
@@ -46,6 +50,9 @@ struct TrainProgress {
 struct TrainResult {
   std::uint64_t evaluations = 0;
   double wall_seconds = 0;
+  // Of this call's wall time, the share spent scoring proposals (this rank's share of each batch
+  // and the wait for the other ranks'); the rest is the agent's.
+  double scoring_seconds = 0;
   bool interrupted = false;             // stopped early on request; the checkpoint holds the state
   std::optional<Mapping> best_mapping;  // none if no valid mapping was found
   double best_speedup = 0;
@@ -57,18 +64,22 @@ std::unique_ptr<Agent> check_runnable(TrainConfig config);
 
 class Trainer {
  public:
-  // A new run writing to `run_dir` (created if missing; refused if it already holds a run).
-  Trainer(TrainConfig config, std::filesystem::path run_dir);
+  // A new run writing to `run_dir` (created if missing; refused if it already holds a run). With
+  // several ranks, every rank constructs it with the same config and folder (refused otherwise).
+  Trainer(TrainConfig config, std::filesystem::path run_dir,
+          ProcessGroup& ranks = single_process());
   // The run in `run_dir`, continued from its checkpoint.
-  static Trainer resume(const std::filesystem::path& run_dir);
+  static Trainer resume(const std::filesystem::path& run_dir,
+                        ProcessGroup& ranks = single_process());
   // Continues the run in `run_dir` if it has a checkpoint; otherwise starts `config` there afresh
   // (removing what a run killed before its first checkpoint left).
   static Trainer resume_or_start(TrainConfig config, const std::filesystem::path& run_dir);
   ~Trainer();
   Trainer(Trainer&&) noexcept;
 
-  // Runs until the budget is spent or `stop()` returns true (checked after every batch; the
-  // state is checkpointed before returning). `progress` is called after every batch.
+  // Runs until the budget is spent or `stop()` returns true (checked after every batch, on every
+  // rank: one rank asked stops them all; the state is checkpointed before returning). `progress`
+  // is called after every batch.
   TrainResult run(const std::function<void(const TrainProgress&)>& progress = {},
                   const std::function<bool()>& stop = {});
 

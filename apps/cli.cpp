@@ -10,13 +10,16 @@
 
 namespace memplace::cli {
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            agents::ProcessGroup& ranks) {
+  const bool scales_out = !args.empty() && (args[0] == "table" || args[0] == "train");
+  if (ranks.size() > 1 && !scales_out && !ranks.leader()) return kExitOk;
   CLI::App app{
       "memplace: reinforcement-learning environments and agents for tensor memory placement on "
       "ML accelerators (weights and activations of every layer to SRAM / LLC / DRAM)."};
   app.require_subcommand(1);
   app.fallthrough(false);
-  const Streams io{out, err};
+  const Streams io{out, err, ranks};
   add_list_command(app, io);
   add_info_command(app, io);
   add_evaluate_command(app, io);
@@ -30,6 +33,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   // CLI11 wants argv order reversed when given a vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
+  // Every rank reports its own error, saying which it is.
+  const std::string me = ranks.size() > 1 && scales_out
+                             ? "memplace (rank " + std::to_string(ranks.rank()) + " of " +
+                                   std::to_string(ranks.size()) + ")"
+                             : "memplace";
   try {
     // A bad MEMPLACE_GEMM_KERNEL is refused before any command starts work (agents/nn/gemm.hpp).
     nn::gemm_kernel();
@@ -47,20 +55,20 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       out << app.help();
       return kExitOk;
     }
-    err << "memplace: " << e.what() << "\n";
+    err << me << ": " << e.what() << "\n";
     err << "Run 'memplace --help' for usage.\n";
     return kExitBadInput;
   } catch (const Interrupted& e) {
-    err << "memplace: " << e.what() << "\n";
+    err << me << ": " << e.what() << "\n";
     return kExitInterrupted;
   } catch (const InputError& e) {
-    err << "memplace: " << e.what() << "\n";
+    err << me << ": " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::invalid_argument& e) {
-    err << "memplace: " << e.what() << "\n";
+    err << me << ": " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    err << "memplace: error: " << e.what() << "\n";
+    err << me << ": error: " << e.what() << "\n";
     return kExitFailure;
   }
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "agents/process_group.hpp"
+
 namespace memplace::cli {
 
 // Exit codes of every command.
@@ -21,7 +23,10 @@ class Interrupted : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Runs `memplace <args...>` (args excludes the program name); never throws.
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// Runs `memplace <args...>` (args excludes the program name); never throws. In a job of several
+// ranks, `table` and `train` share their work out over `ranks`; the other commands run on rank 0
+// alone (the others return at once).
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            agents::ProcessGroup& ranks = agents::single_process());
 
 }  // namespace memplace::cli

@@ -52,38 +52,53 @@ void run_table(const TableCommandOptions& o, Streams io) {
   if (o.budget > 0) config.budget = o.budget;
   if (o.jobs >= 0) config.jobs = o.jobs;
   if (!o.env_version.empty()) config.env_version = o.env_version;
-  experiments::TableRunner runner(std::move(config), o.out);
+  experiments::TableRunner runner(std::move(config), o.out, io.ranks);
   const experiments::TableConfig& c = runner.config();
   const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;
-  if (!o.quiet)
+  // Rank 0 speaks for the job.
+  const bool quiet = o.quiet || !io.ranks.leader();
+  if (!quiet)
     io.err << "table: " << c.agents.size() << " agents x " << c.workloads.size() << " workloads x "
            << c.seeds << " seeds = " << total << " runs of " << c.budget << " evaluations, into "
-           << runner.folder().string() << "\n";
+           << runner.folder().string()
+           << (io.ranks.size() > 1
+                   ? ", shared out over " + std::to_string(io.ranks.size()) + " ranks"
+                   : std::string())
+           << "\n";
 
   const StopOnSignals signals;
   const experiments::TableOutcome outcome = runner.run(
       [&](const experiments::TableProgress& p) {
-        if (o.quiet) return;
+        if (quiet) return;
+        // The ETA is rank 0's: its share is about every rank's.
         const double eta = p.wall_seconds * (1 - p.work_done) / std::max(1e-9, p.work_done);
-        io.err << "[" << p.cells_done << "/" << p.cells_total << "] " << p.last_finished << "  ("
-               << duration(p.wall_seconds) << " elapsed"
-               << (p.cells_done < p.cells_total ? ", about " + duration(eta) + " left" : "")
+        io.err << "[" << p.cells_done << "/" << p.cells_total << "] " << p.last_finished << "  (";
+        if (p.ranks > 1)
+          io.err << "rank 0 of " << p.ranks << ": " << p.share_done << " of its " << p.share_total
+                 << " runs, ";
+        io.err << duration(p.wall_seconds) << " elapsed"
+               << (p.share_done < p.share_total ? ", about " + duration(eta) + " left" : "")
                << ")\n";
       },
       [] { return stop_requested(); });
 
+  const std::size_t missing = total - outcome.cells.size();
+  if (!io.ranks.leader()) {
+    if (outcome.interrupted) throw Interrupted(std::to_string(missing) + " runs not finished");
+    return;
+  }
   const std::vector<experiments::WorkloadReference> references =
       experiments::workload_references(c);
   const std::vector<experiments::TableRow> rows =
       experiments::summarize(c, outcome.cells, references);
-  const std::size_t missing = total - outcome.cells.size();
   const std::string markdown = experiments::table_markdown(c, rows, missing, references);
   write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
+  write_file_atomically(runner.folder() / "timing.csv", experiments::timing_csv(rows));
   write_file_atomically(runner.folder() / "table.md", markdown);
   const std::vector<std::filesystem::path> figures =
       experiments::write_table_plots(runner, outcome.cells, rows);
   io.out << markdown << "\n"
-         << "table folder: " << runner.folder().string() << " (table.md, table.csv, "
+         << "table folder: " << runner.folder().string() << " (table.md, table.csv, timing.csv, "
          << figures.size() << " figures, runs/)\n";
   if (outcome.interrupted)
     throw Interrupted(std::to_string(missing) +

@@ -36,7 +36,7 @@ void print_summary(const agents::Trainer& trainer, const agents::TrainResult& re
   const agents::TrainConfig& c = trainer.config();
   out << "agent " << c.agent << " on " << c.workload << " (seed " << c.seed
       << "): " << result.evaluations << " evaluations in " << fixed(result.wall_seconds, 1)
-      << " s\n";
+      << " s (scoring them: " << fixed(result.scoring_seconds, 1) << " s)\n";
   if (result.best_mapping) {
     out << "best speedup over the compiler: " << fixed(result.best_speedup, 4) << "x (latency "
         << fixed(static_cast<double>(result.best_latency_fs) * 1e-9, 2) << " us)\n";
@@ -57,7 +57,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
             cmd.count("--env-version") >
         0)
       throw InputError("--resume continues a run as configured; other run options do not apply");
-    trainer.emplace(agents::Trainer::resume(o.resume));
+    trainer.emplace(agents::Trainer::resume(o.resume, io.ranks));
   } else {
     agents::TrainConfig config =
         o.config_file.empty() ? agents::TrainConfig{} : agents::TrainConfig::load(o.config_file);
@@ -79,10 +79,12 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
                                       std::filesystem::path(config.workload).stem().string() +
                                       "-s" + std::to_string(config.seed)
                                 : o.out;
-    trainer.emplace(std::move(config), out);
+    trainer.emplace(std::move(config), out, io.ranks);
   }
-  const agents::TrainResult result = run_with_progress(*trainer, o.quiet, io.err);
-  print_summary(*trainer, result, io.out);
+  // Rank 0 prints for the job.
+  const agents::TrainResult result =
+      run_with_progress(*trainer, o.quiet || !io.ranks.leader(), io.err, io.ranks.size());
+  if (io.ranks.leader()) print_summary(*trainer, result, io.out);
   if (result.interrupted)
     throw Interrupted("stopped at " + std::to_string(result.evaluations) +
                       " evaluations; continue with: memplace train --resume " +

@@ -4,11 +4,15 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
+#include "agents/process_group.hpp"
+
 namespace memplace::cli {
 
 struct Streams {
   std::ostream& out;
   std::ostream& err;
+  // The ranks of the job (docs/scale-out.md); rank 0 prints the results and the progress.
+  agents::ProcessGroup& ranks = agents::single_process();
 };
 
 void add_list_command(CLI::App& app, Streams io);

@@ -66,8 +66,12 @@ void ProgressDisplay::finish() {
   if (terminal_ && drawn_) out_ << "\n" << std::flush;
 }
 
-agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err) {
-  ProgressDisplay display(err, is_terminal(2), trainer.config().agent);
+agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err,
+                                      int ranks) {
+  // With several ranks, each scores about 1/ranks of every batch.
+  const std::string label =
+      trainer.config().agent + (ranks > 1 ? " (" + std::to_string(ranks) + " ranks)" : "");
+  ProgressDisplay display(err, is_terminal(2), label);
   const StopOnSignals signals;
   const agents::TrainResult result = trainer.run(
       [&](const agents::TrainProgress& p) {

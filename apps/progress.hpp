@@ -29,8 +29,10 @@ class ProgressDisplay {
 };
 
 // Runs `trainer` to its end, showing its progress on `err` (unless `quiet`) and stopping it, with a
-// checkpoint, on SIGINT/SIGTERM (the result says `interrupted`). For train and transfer.
-agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err);
+// checkpoint, on SIGINT/SIGTERM (the result says `interrupted`). For train and transfer. `ranks`:
+// how many ranks share the run's evaluations (shown in the label).
+agents::TrainResult run_with_progress(agents::Trainer& trainer, bool quiet, std::ostream& err,
+                                      int ranks = 1);
 
 // Whether file descriptor `fd` is a terminal.
 bool is_terminal(int fd);

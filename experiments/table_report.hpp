@@ -1,8 +1,9 @@
 // The baseline table from the cells' results: per (workload, agent), the speedup over the
 // compiler as mean ± standard deviation over seeds, the share of the attainable gain (against the
 // workload's optimum), the best and the worst seed, and the evaluations needed to reach 95 % of
-// the final speedup. Written as table.csv (for scripts) and
-// table.md (for readers); both are reproducible apart from their wall-time column.
+// the final speedup. Written as table.csv (for scripts; reproducible byte for byte, whatever the
+// jobs or ranks that ran it), timing.csv (the wall times, which differ between reruns) and
+// table.md (for readers; reproducible apart from its wall-time column).
 #pragma once
 
 #include <cstddef>
@@ -74,6 +75,8 @@ std::vector<TableRow> summarize(const TableConfig& config, std::span<const CellR
                                 std::span<const WorkloadReference> references = {});
 
 std::string table_csv(std::span<const TableRow> rows);
+// Per row, the mean wall time of a run.
+std::string timing_csv(std::span<const TableRow> rows);
 // `missing`: cells not finished yet (the table says so above the figures).
 std::string table_markdown(const TableConfig& config, std::span<const TableRow> rows,
                            std::size_t missing, std::span<const WorkloadReference> references = {});

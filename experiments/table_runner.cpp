@@ -1,5 +1,7 @@
 #include "experiments/table_runner.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,6 +54,37 @@ std::string describe(const CellResult& r) {
 std::string comparable_yaml(TableConfig config) {
   config.jobs = 0;
   return config.to_yaml();
+}
+
+// The cores this process may run on (its affinity: under mpirun, those of its rank).
+std::size_t usable_cores() {
+  return static_cast<std::size_t>(std::max(1, omp_get_num_procs()));
+}
+
+// Every rank sends the results of the cells it finished (and whether it was stopped), so that
+// every rank ends with the whole table, whatever the shared folder's caching.
+void gather_results(agents::ProcessGroup& ranks, const std::vector<Cell>& cells,
+                    const std::vector<std::size_t>& run_here,
+                    std::vector<std::optional<CellResult>>& results, TableOutcome& outcome) {
+  std::string message(1, outcome.interrupted ? 's' : '-');
+  for (std::size_t index : run_here) {
+    const std::string yaml = result_yaml(*results[index]);
+    message += std::to_string(index) + " " + std::to_string(yaml.size()) + "\n" + yaml;
+  }
+  outcome.cells_run = 0;
+  for (const std::string& from : ranks.all_gather(message)) {
+    outcome.interrupted = outcome.interrupted || from.at(0) == 's';
+    std::istringstream in(from.substr(1));
+    std::size_t index = 0, size = 0;
+    while (in >> index >> size) {
+      in.get();  // the newline
+      std::string yaml(size, '\0');
+      in.read(yaml.data(), static_cast<std::streamsize>(size));
+      if (index >= cells.size() || !in) throw std::logic_error("a rank sent a garbled result");
+      results[index] = parse_result_yaml(yaml, "a rank's result of cell " + std::to_string(index));
+      ++outcome.cells_run;
+    }
+  }
 }
 
 }  // namespace
@@ -127,34 +160,64 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
   return r;
 }
 
-TableRunner::TableRunner(TableConfig config, fs::path out)
-    : config_(std::move(config)), out_(std::move(out)) {
-  config_.resolve();
-  std::set<std::string> stems;
-  for (const std::string& w : config_.workloads) {
-    if (!stems.insert(workload_stem(w)).second)
-      throw InputError("table config: workloads: two workloads are named '" + workload_stem(w) +
-                       "' (their run folders would collide)");
-  }
-  // Every run's agent and workload must build before anything is written or run.
-  for (const std::string& agent : config_.agents)
-    for (const std::string& workload : config_.workloads)
-      agents::check_runnable(config_.cell(agent, workload, 0));
+TableRunner::TableRunner(TableConfig config, fs::path out, agents::ProcessGroup& ranks)
+    : config_(std::move(config)), out_(std::move(out)), ranks_(&ranks) {
+  using agents::OnRanks;
   const fs::path saved = out_ / "config.yaml";
-  if (fs::exists(saved)) {
-    const std::string text = YamlInput::read_file(saved);
-    TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
-    // Written before v1 became the default, a config without env_version is a v0 table: its runs
-    // must not be taken for v1 ones.
-    if (!YamlInput(text, saved.string()).root()["env_version"]) earlier.env_version = "v0";
-    earlier.resolve();
-    if (comparable_yaml(earlier) != comparable_yaml(config_))
-      throw InputError(out_.string() +
-                       ": holds a table with another config (config.yaml); choose another --out, "
-                       "or rerun with that config");
+  agents::run_agreed(ranks, OnRanks::every, [&] {
+    config_.resolve();
+    std::set<std::string> stems;
+    for (const std::string& w : config_.workloads) {
+      if (!stems.insert(workload_stem(w)).second)
+        throw InputError("table config: workloads: two workloads are named '" + workload_stem(w) +
+                         "' (their run folders would collide)");
+    }
+    // Every run's agent and workload must build before anything is written or run.
+    for (const std::string& agent : config_.agents)
+      for (const std::string& workload : config_.workloads)
+        agents::check_runnable(config_.cell(agent, workload, 0));
+    if (fs::exists(saved)) {
+      const std::string text = YamlInput::read_file(saved);
+      TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
+      // Written before v1 became the default, a config without env_version is a v0 table: its
+      // runs must not be taken for v1 ones.
+      if (!YamlInput(text, saved.string()).root()["env_version"]) earlier.env_version = "v0";
+      earlier.resolve();
+      if (comparable_yaml(earlier) != comparable_yaml(config_))
+        throw InputError(out_.string() +
+                         ": holds a table with another config (config.yaml); choose another "
+                         "--out, or rerun with that config");
+    }
+  });
+  agents::require_same_on_every_rank(
+      ranks, comparable_yaml(config_) + "out: " + out_.string(),
+      "was started with another table config or --out than rank 0; every rank of a job must be "
+      "given the same command");
+  agents::run_agreed(ranks, OnRanks::leader_only, [&] {
+    try {
+      fs::create_directories(out_ / "runs");
+    } catch (const fs::filesystem_error& e) {
+      throw InputError(out_.string() + ": cannot create the table folder (" + e.code().message() +
+                       ")");
+    }
+    write_file_atomically(saved, config_.to_yaml());
+  });
+  // Each rank writes its runs there: a folder some rank cannot write (or does not see: not
+  // shared) stops every rank now rather than one midway.
+  if (ranks.size() > 1) {
+    agents::run_agreed(ranks, OnRanks::every, [&] {
+      const fs::path probe = out_ / "runs" / (".written-by-rank-" + std::to_string(ranks.rank()));
+      try {
+        write_file_atomically(probe, "");
+        fs::remove(probe);
+      } catch (const std::exception& e) {
+        throw InputError(out_.string() +
+                         ": this rank cannot write into the table folder, which must be one folder "
+                         "shared by every rank (docs/scale-out.md): " +
+                         e.what());
+      }
+    });
   }
-  fs::create_directories(out_ / "runs");
-  write_file_atomically(saved, config_.to_yaml());
 }
 
 fs::path TableRunner::cell_folder(const std::string& agent, const std::string& workload,
@@ -164,40 +227,68 @@ fs::path TableRunner::cell_folder(const std::string& agent, const std::string& w
 
 TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& progress,
                               const std::function<bool()>& stop) {
+  agents::ProcessGroup& ranks = *ranks_;
   const auto start = std::chrono::steady_clock::now();
   std::vector<Cell> cells;
   for (const std::string& agent : config_.agents)
     for (const std::string& workload : config_.workloads)
       for (std::uint64_t seed = 0; seed < config_.seeds; ++seed)
         cells.push_back({cells.size(), agent, workload, seed});
+  auto result_file = [&](const Cell& cell) {
+    return cell_folder(cell.agent, cell.workload, cell.seed) / kResultFile;
+  };
 
   std::vector<std::optional<CellResult>> results(cells.size());
   std::vector<Cell> pending;
-  for (const Cell& cell : cells) {
-    const fs::path result = cell_folder(cell.agent, cell.workload, cell.seed) / kResultFile;
-    if (fs::exists(result))
-      results[cell.index] = parse_result_yaml(YamlInput::read_file(result), result.string());
-    else
-      pending.push_back(cell);
-  }
-  // The longest first, so that the last cells to finish are short ones.
+  std::string finished;  // the finished cells' indices, for the ranks to compare
+  agents::run_agreed(ranks, agents::OnRanks::every, [&] {
+    for (const Cell& cell : cells) {
+      const fs::path result = result_file(cell);
+      if (fs::exists(result)) {
+        results[cell.index] = parse_result_yaml(YamlInput::read_file(result), result.string());
+        finished += std::to_string(cell.index) + " ";
+      } else {
+        pending.push_back(cell);
+      }
+    }
+  });
+  agents::require_same_on_every_rank(
+      ranks, finished,
+      "sees other finished runs in " + out_.string() +
+          " than rank 0: the table folder must be one folder shared by every rank "
+          "(docs/scale-out.md)");
+  // The longest first, so that the last cells to finish are short ones; every ranks-th of them
+  // is this rank's, so that each rank gets long and short runs alike.
   auto cost = [&](const Cell& cell) { return expected_cost(config_.agent_of(cell.agent)); };
   std::stable_sort(pending.begin(), pending.end(),
                    [&](const Cell& a, const Cell& b) { return cost(a) > cost(b); });
+  std::vector<Cell> mine;
+  for (std::size_t k = 0; k < pending.size(); ++k)
+    if (k % static_cast<std::size_t>(ranks.size()) == static_cast<std::size_t>(ranks.rank()))
+      mine.push_back(pending[k]);
 
   double total_cost = 0, cost_done = 0;
-  for (const Cell& cell : pending)
+  for (const Cell& cell : mine)
     total_cost += cost(cell);
   std::mutex mutex;  // guards results, progress, failure and the counters
   TableProgress state;
   state.cells_total = cells.size();
   state.cells_done = cells.size() - pending.size();
+  state.ranks = ranks.size();
+  state.share_total = mine.size();
+  std::vector<std::size_t> run_here;  // the cells this rank finished, in finishing order
   std::exception_ptr failure;
   std::atomic<bool> abort{false};
   std::atomic<std::size_t> next{0};
   std::atomic<bool> interrupted{false};
-  std::size_t cells_run = 0;
   auto should_stop = [&] { return abort.load() || (stop && stop()); };
+  // With several ranks, the finished runs of them all (rank 0 counts result.yaml files).
+  auto count_finished = [&] {
+    std::size_t done = cells.size() - pending.size();
+    for (const Cell& cell : pending)
+      done += fs::exists(result_file(cell)) ? 1 : 0;
+    return done;
+  };
 
   auto run_cell = [&](const Cell& cell) {
     const fs::path folder = cell_folder(cell.agent, cell.workload, cell.seed);
@@ -214,14 +305,15 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     write_file_atomically(folder / kResultFile, result_yaml(r));
     const std::lock_guard lock(mutex);
     results[cell.index] = r;
-    ++cells_run;
-    ++state.cells_done;
+    run_here.push_back(cell.index);
+    ++state.share_done;
+    state.cells_done = ranks.size() == 1 ? state.cells_done + 1 : count_finished();
     state.last_finished = describe(r);
     cost_done += cost(cell);
     state.work_done = cost_done / total_cost;
     state.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (progress) progress(state);
+    if (progress && ranks.leader()) progress(state);
   };
   auto worker = [&] {
     for (;;) {
@@ -230,13 +322,13 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
         return;
       }
       const std::size_t k = next.fetch_add(1);
-      if (k >= pending.size()) return;
+      if (k >= mine.size()) return;
       {
         const std::lock_guard lock(mutex);
         ++state.cells_running;
       }
       try {
-        run_cell(pending[k]);
+        run_cell(mine[k]);
       } catch (...) {
         const std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
@@ -247,22 +339,26 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     }
   };
 
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(
-      config_.jobs > 0 ? static_cast<std::size_t>(config_.jobs) : cores, pending.size());
+      config_.jobs > 0 ? static_cast<std::size_t>(config_.jobs) : usable_cores(), mine.size());
   std::vector<std::thread> threads;
   for (std::size_t j = 1; j < jobs; ++j)
     threads.emplace_back(worker);
   if (jobs > 0) worker();
   for (std::thread& t : threads)
     t.join();
-  if (failure) std::rethrow_exception(failure);
+  // A failure on one rank stops them all here (the others have finished their share).
+  agents::run_agreed(ranks, agents::OnRanks::every, [&] {
+    if (failure) std::rethrow_exception(failure);
+  });
 
   TableOutcome outcome;
+  outcome.cells_run = run_here.size();
+  outcome.interrupted = interrupted.load();
+  if (ranks.size() > 1) gather_results(ranks, cells, run_here, results, outcome);
   for (std::optional<CellResult>& r : results)
     if (r) outcome.cells.push_back(std::move(*r));
-  outcome.cells_run = cells_run;
-  outcome.interrupted = interrupted.load() && outcome.cells.size() < cells.size();
+  outcome.interrupted = outcome.interrupted && outcome.cells.size() < cells.size();
   return outcome;
 }
 

@@ -8,6 +8,11 @@
 // and is resumable: a rerun reads the finished cells, resumes the interrupted ones from their
 // checkpoint (to exactly the result of an uninterrupted run) and starts the rest. Each cell's
 // result depends only on its config, so the table does not depend on `jobs` or on the order.
+//
+// In a job of several ranks (agents/process_group.hpp, docs/scale-out.md) every rank opens the
+// same folder (shared, as on every cluster) and runs a fixed share of the missing cells: sorted
+// longest first, cell k goes to rank k mod ranks. Nothing is exchanged while the runs go on;
+// at the end every rank learns every result, and rank 0 writes the report.
 #pragma once
 
 #include <atomic>
@@ -18,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/process_group.hpp"
 #include "agents/trainer.hpp"
 #include "experiments/table_config.hpp"
 
@@ -49,6 +55,11 @@ struct TableProgress {
   std::size_t cells_done = 0;  // finished, including those read from an earlier run
   std::size_t cells_total = 0;
   std::size_t cells_running = 0;
+  // With several ranks (progress comes from rank 0): the cells of rank 0's share, and of them
+  // those it has finished; cells_done then counts the finished runs of every rank.
+  int ranks = 1;
+  std::size_t share_total = 0;
+  std::size_t share_done = 0;
   double wall_seconds = 0;
   // Of the runs this call runs: the share of their expected work done (the learners' runs weigh
   // more; for an ETA).
@@ -58,19 +69,24 @@ struct TableProgress {
 
 struct TableOutcome {
   std::vector<CellResult> cells;  // every finished cell, in table order (agent, workload, seed)
-  std::size_t cells_run = 0;      // of them, run (or resumed) now
-  bool interrupted = false;       // stopped on request; unfinished cells kept their checkpoints
+  std::size_t cells_run = 0;      // of them, run (or resumed) now (by any rank)
+  bool interrupted = false;       // stopped on request (on any rank); unfinished cells kept their
+                                  // checkpoints
 };
 
 class TableRunner {
  public:
   // Opens the table folder `out`, creating it with config.yaml, or checking that an existing
-  // one holds the same config (InputError naming the first difference otherwise).
-  TableRunner(TableConfig config, std::filesystem::path out);
+  // one holds the same config (InputError naming the first difference otherwise). Every rank of
+  // `ranks` must pass the same config and folder, and be able to write there (InputError on
+  // every rank otherwise).
+  TableRunner(TableConfig config, std::filesystem::path out,
+              agents::ProcessGroup& ranks = agents::single_process());
 
-  // Runs every missing cell. `progress` is called (from one thread at a time) whenever a cell
-  // finishes; `stop` is polled by every running cell after each batch: the cells checkpoint and
-  // the call returns with `interrupted`.
+  // Runs every missing cell (this rank's share of them). `progress` is called on rank 0 (from
+  // one thread at a time) whenever one of its cells finishes; `stop` is polled by every running
+  // cell after each batch: the cells checkpoint and the call returns with `interrupted`. A
+  // failure on any rank throws on every rank once all have stopped.
   TableOutcome run(const std::function<void(const TableProgress&)>& progress = {},
                    const std::function<bool()>& stop = {});
 
@@ -83,6 +99,7 @@ class TableRunner {
  private:
   TableConfig config_;
   std::filesystem::path out_;
+  agents::ProcessGroup* ranks_;
 };
 
 }  // namespace memplace::experiments

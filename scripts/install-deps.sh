@@ -8,6 +8,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libopenblas-dev
   coinor-libcbc-dev
+  openmpi-bin libopenmpi-dev
   doctest-dev libbenchmark-dev
   python3 python3-dev python3-numpy pybind11-dev
   python3-torch

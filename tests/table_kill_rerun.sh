@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `memplace table` killed with SIGKILL midway and rerun completes only the missing runs, and ends
-# with the table of an uninterrupted run (table.csv apart from its wall-time column); SIGINT stops
+# with the table of an uninterrupted run (table.csv byte for byte); SIGINT stops
 # it with exit code 130 and a rerun completes it too.
 #
 # Usage: table_kill_rerun.sh path/to/memplace   (run from the repository root)
@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 table=(table --agents ea,ppo --workloads bert-base --seeds 3 --budget 3000 --jobs 2)
 fail() { echo "FAIL: $*"; exit 1; }
-without_wall() { sed 's/,[^,]*$//' "$1/table.csv"; }
+table_csv() { cat "$1/table.csv"; }
 finished() { find "$1/runs" -name result.yaml 2> /dev/null | wc -l; }
 
 "$memplace" "${table[@]}" --out "$work/whole" -q > /dev/null || fail "the uninterrupted table failed"
@@ -39,7 +39,7 @@ for signal in KILL INT; do
   ran=$(grep -c '^\[' "$out.log")
   [ "$ran" -eq $((6 - done_before)) ] ||
     fail "rerun after SIG$signal ran $ran runs; $((6 - done_before)) were missing"
-  [ "$(without_wall "$work/whole")" == "$(without_wall "$out")" ] ||
+  [ "$(table_csv "$work/whole")" == "$(table_csv "$out")" ] ||
     fail "table after SIG$signal differs from the uninterrupted one"
   echo "SIG$signal after $done_before of 6 runs: the rerun completed the other $ran, same table"
 done

@@ -1,0 +1,34 @@
+// The MPI job a `memplace` process belongs to (docs/scale-out.md). MPI is started only when a
+// launcher started the process (mpirun, or srun with PMI/PMIx): a plain `memplace` never
+// initialises MPI and behaves as a single process.
+#pragma once
+
+#include <memory>
+
+#include "agents/process_group.hpp"
+
+namespace memplace::cli {
+
+class MpiJob {
+ public:
+  // Joins the job when launched by mpirun or srun, else stays a single process. Throws
+  // InputError for srun with several tasks but no MPI launch interface (each task would run the
+  // whole command alone).
+  MpiJob();
+  ~MpiJob();
+  MpiJob(const MpiJob&) = delete;
+  MpiJob& operator=(const MpiJob&) = delete;
+
+  agents::ProcessGroup& ranks();
+  // Ends the job with this rank's exit code: waits for every rank, then leaves MPI. A rank that
+  // failed waits at most `failed_wait_seconds` for the others (they stop together after an
+  // agreed failure); if they do not come, it aborts the job (MPI_Abort) rather than leave them
+  // waiting in a collective for it. Returns `exit_code`.
+  int finish(int exit_code, double failed_wait_seconds = 60);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace memplace::cli
