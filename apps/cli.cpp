@@ -9,6 +9,22 @@
 #include "env/errors.hpp"
 
 namespace memplace::cli {
+namespace {
+
+// In a job of several ranks, a scale-out command (table, train) starts with an agreement on its
+// arguments (agents::run_agreed in run_table and run_train). A rank whose command line did not
+// parse, or that printed the help instead, joins that agreement with an error, so that the ranks
+// running the command stop with it instead of waiting for it in their next collective.
+void tell_the_other_ranks(agents::ProcessGroup& ranks, bool scales_out, const std::string& why) {
+  if (ranks.size() == 1 || !scales_out) return;
+  try {
+    agents::run_agreed(ranks, agents::OnRanks::every, [&] { throw InputError(why); });
+  } catch (const InputError&) {
+    // This rank reports its own error.
+  }
+}
+
+}  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
             agents::ProcessGroup& ranks) {
@@ -33,7 +49,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   // CLI11 wants argv order reversed when given a vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
-  // Every rank reports its own error, saying which it is.
+  // Every rank reports its own error, saying which it is, in one write (the ranks share a
+  // terminal).
   const std::string me = ranks.size() > 1 && scales_out
                              ? "memplace (rank " + std::to_string(ranks.rank()) + " of " +
                                    std::to_string(ranks.size()) + ")"
@@ -44,31 +61,34 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     app.parse(reversed);
     return kExitOk;
   } catch (const CLI::CallForHelp&) {
-    out << app.help();
+    tell_the_other_ranks(ranks, scales_out, "printed the help instead of running the command");
+    if (ranks.leader()) out << app.help();
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
+    tell_the_other_ranks(ranks, scales_out, "printed the help instead of running the command");
+    if (ranks.leader()) out << app.help("", CLI::AppFormatMode::All);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     // Help for a subcommand arrives as CallForHelp from that subcommand's parse.
     if (e.get_exit_code() == 0) {
-      out << app.help();
+      tell_the_other_ranks(ranks, scales_out, "printed the help instead of running the command");
+      if (ranks.leader()) out << app.help();
       return kExitOk;
     }
-    err << me << ": " << e.what() << "\n";
-    err << "Run 'memplace --help' for usage.\n";
+    tell_the_other_ranks(ranks, scales_out, e.what());
+    err << me + ": " + e.what() + "\nRun 'memplace --help' for usage.\n";
     return kExitBadInput;
   } catch (const Interrupted& e) {
-    err << me << ": " << e.what() << "\n";
+    err << me + ": " + e.what() + "\n";
     return kExitInterrupted;
   } catch (const InputError& e) {
-    err << me << ": " << e.what() << "\n";
+    err << me + ": " + e.what() + "\n";
     return kExitBadInput;
   } catch (const std::invalid_argument& e) {
-    err << me << ": " << e.what() << "\n";
+    err << me + ": " + e.what() + "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    err << me << ": error: " << e.what() << "\n";
+    err << me + ": error: " + e.what() + "\n";
     return kExitFailure;
   }
 }

@@ -31,7 +31,8 @@ void run_references(const ReferencesOptions& o, Streams io) {
     nlohmann::json entry = {{"workload", sim.workload().name()},
                             {"layers", sim.num_layers()},
                             {"references", reference_json(rows)}};
-    if (certificate) entry["optimum_status"] = std::string(optimum::status_name(certificate->status));
+    if (certificate)
+      entry["optimum_status"] = std::string(optimum::status_name(certificate->status));
     doc.push_back(entry);
     for (const ReferenceRow& r : rows) {
       table.add_row({sim.workload().name(), std::to_string(sim.num_layers()), r.name,

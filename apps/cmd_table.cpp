@@ -42,16 +42,18 @@ std::string duration(double seconds) {
 }
 
 void run_table(const TableCommandOptions& o, Streams io) {
-  experiments::TableConfig config = o.config_file.empty()
-                                        ? experiments::TableConfig{}
-                                        : experiments::TableConfig::load(o.config_file);
-  // Options on the command line override the config file.
-  if (!o.agents.empty()) config.agents = o.agents;
-  if (!o.workloads.empty()) config.workloads = o.workloads;
-  if (o.seeds > 0) config.seeds = o.seeds;
-  if (o.budget > 0) config.budget = o.budget;
-  if (o.jobs >= 0) config.jobs = o.jobs;
-  if (!o.env_version.empty()) config.env_version = o.env_version;
+  experiments::TableConfig config;
+  // The ranks' first agreement (apps/cli.cpp): each has read its arguments.
+  agents::run_agreed(io.ranks, agents::OnRanks::every, [&] {
+    if (!o.config_file.empty()) config = experiments::TableConfig::load(o.config_file);
+    // Options on the command line override the config file.
+    if (!o.agents.empty()) config.agents = o.agents;
+    if (!o.workloads.empty()) config.workloads = o.workloads;
+    if (o.seeds > 0) config.seeds = o.seeds;
+    if (o.budget > 0) config.budget = o.budget;
+    if (o.jobs >= 0) config.jobs = o.jobs;
+    if (!o.env_version.empty()) config.env_version = o.env_version;
+  });
   experiments::TableRunner runner(std::move(config), o.out, io.ranks);
   const experiments::TableConfig& c = runner.config();
   const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;

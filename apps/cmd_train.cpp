@@ -51,16 +51,19 @@ void print_summary(const agents::Trainer& trainer, const agents::TrainResult& re
 
 void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
   std::optional<agents::Trainer> trainer;
-  if (!o.resume.empty()) {
-    if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
-            cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
-            cmd.count("--env-version") >
-        0)
-      throw InputError("--resume continues a run as configured; other run options do not apply");
-    trainer.emplace(agents::Trainer::resume(o.resume, io.ranks));
-  } else {
-    agents::TrainConfig config =
-        o.config_file.empty() ? agents::TrainConfig{} : agents::TrainConfig::load(o.config_file);
+  agents::TrainConfig config;
+  std::string out;
+  // The ranks' first agreement (apps/cli.cpp): each has read its arguments.
+  agents::run_agreed(io.ranks, agents::OnRanks::every, [&] {
+    if (!o.resume.empty()) {
+      if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
+              cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
+              cmd.count("--env-version") >
+          0)
+        throw InputError("--resume continues a run as configured; other run options do not apply");
+      return;
+    }
+    if (!o.config_file.empty()) config = agents::TrainConfig::load(o.config_file);
     // Options on the command line override the config file.
     if (cmd.count("--agent")) config.agent = o.config.agent;
     if (cmd.count("--workload")) config.workload = o.config.workload;
@@ -74,13 +77,15 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     apply_hyperparameters(o.hyperparameters, config);
     for (const std::string& a : o.env_options)
       parse_option_assignment(a, config.env_options);
-    const std::string out = o.out.empty()
-                                ? "runs/" + config.agent + "-" +
-                                      std::filesystem::path(config.workload).stem().string() +
-                                      "-s" + std::to_string(config.seed)
-                                : o.out;
+    out = o.out.empty() ? "runs/" + config.agent + "-" +
+                              std::filesystem::path(config.workload).stem().string() + "-s" +
+                              std::to_string(config.seed)
+                        : o.out;
+  });
+  if (!o.resume.empty())
+    trainer.emplace(agents::Trainer::resume(o.resume, io.ranks));
+  else
     trainer.emplace(std::move(config), out, io.ranks);
-  }
   // Rank 0 prints for the job.
   const agents::TrainResult result =
       run_with_progress(*trainer, o.quiet || !io.ranks.leader(), io.err, io.ranks.size());

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "apps/cli.hpp"
 #include "env/errors.hpp"
 
 namespace memplace::cli {
@@ -140,7 +141,8 @@ agents::ProcessGroup& MpiJob::ranks() {
 int MpiJob::finish(int exit_code, double failed_wait_seconds) {
   MpiRanks* ranks = state_->ranks.get();
   if (!ranks || ranks->size() == 1) return exit_code;
-  const double wait = exit_code == 0 ? 1e12 : failed_wait_seconds;
+  const bool together = exit_code == kExitOk || exit_code == kExitInterrupted;
+  const double wait = together ? 1e12 : failed_wait_seconds;
   if (!ranks->meet_at_exit(wait)) {
     std::cerr << "memplace (rank " << ranks->rank() << " of " << ranks->size()
               << "): the other ranks did not stop with this one; ending the job\n";

@@ -21,10 +21,11 @@ class MpiJob {
 
   agents::ProcessGroup& ranks();
   // Ends the job with this rank's exit code: waits for every rank, then leaves MPI. A rank that
-  // failed waits at most `failed_wait_seconds` for the others (they stop together after an
-  // agreed failure); if they do not come, it aborts the job (MPI_Abort) rather than leave them
-  // waiting in a collective for it. Returns `exit_code`.
-  int finish(int exit_code, double failed_wait_seconds = 60);
+  // failed (exit codes but 0 and 130, which the ranks reach together) waits at most
+  // `failed_wait_seconds` for the others: after an agreed failure they all come at once; if they
+  // do not, it aborts the job (MPI_Abort) rather than leave them waiting for it in a collective.
+  // Returns `exit_code`.
+  int finish(int exit_code, double failed_wait_seconds = 10);
 
  private:
   struct State;
