@@ -14,6 +14,7 @@
 
 #include "env/atomic_file.hpp"
 #include "env/errors.hpp"
+#include "env/model/workload.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace::experiments {
@@ -30,13 +31,16 @@ struct Cell {
   std::uint64_t seed = 0;
 };
 
-// A rough relative cost, to start the longest runs first (the learners' gradient steps dominate;
-// docs/agents.md measures them). Only the order depends on it, never a result.
-double expected_cost(const std::string& agent) {
-  static const std::map<std::string, double> costs = {
+// A rough relative cost of a run, to start the longest runs first and to share them out over the
+// ranks: the agent's weight (the learners' gradient steps dominate; docs/agents.md measures them)
+// times the workload's tensors plus a fixed part (the v1 table's egrl runs take about
+// 0.18 s x (tensors + 66) on resnet50, resnet101 and bert-base; docs/scale-out.md). Only the
+// order and the shares depend on it, never a result.
+double expected_cost(const std::string& agent, std::size_t tensors) {
+  static const std::map<std::string, double> weights = {
       {"egrl", 100}, {"sac", 90}, {"ea", 7}, {"ppo", 4}};
-  const auto it = costs.find(agent);
-  return it == costs.end() ? 1 : it->second;
+  const auto it = weights.find(agent);
+  return (it == weights.end() ? 1 : it->second) * (static_cast<double>(tensors) + 66);
 }
 
 std::string workload_stem(const std::string& workload) {
@@ -88,6 +92,17 @@ void gather_results(agents::ProcessGroup& ranks, const std::vector<Cell>& cells,
 }
 
 }  // namespace
+
+std::vector<int> share_out(std::span<const double> costs, int ranks) {
+  std::vector<double> load(static_cast<std::size_t>(ranks), 0.0);
+  std::vector<int> owners;
+  for (double cost : costs) {
+    const auto least = std::min_element(load.begin(), load.end());  // the first of equal ones
+    *least += cost;
+    owners.push_back(static_cast<int>(least - load.begin()));
+  }
+  return owners;
+}
 
 CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
                        const std::vector<agents::CurveRow>& curve) {
@@ -257,15 +272,22 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       "sees other finished runs in " + out_.string() +
           " than rank 0: the table folder must be one folder shared by every rank "
           "(docs/scale-out.md)");
-  // The longest first, so that the last cells to finish are short ones; every ranks-th of them
-  // is this rank's, so that each rank gets long and short runs alike.
-  auto cost = [&](const Cell& cell) { return expected_cost(config_.agent_of(cell.agent)); };
+  // The longest first, so that the last cells to finish are short ones.
+  std::map<std::string, std::size_t> tensors;
+  for (const std::string& w : config_.workloads)
+    tensors[w] = 2 * load_workload(w).size();
+  auto cost = [&](const Cell& cell) {
+    return expected_cost(config_.agent_of(cell.agent), tensors.at(cell.workload));
+  };
   std::stable_sort(pending.begin(), pending.end(),
                    [&](const Cell& a, const Cell& b) { return cost(a) > cost(b); });
+  std::vector<double> costs;
+  for (const Cell& cell : pending)
+    costs.push_back(cost(cell));
+  const std::vector<int> owners = share_out(costs, ranks.size());
   std::vector<Cell> mine;
   for (std::size_t k = 0; k < pending.size(); ++k)
-    if (k % static_cast<std::size_t>(ranks.size()) == static_cast<std::size_t>(ranks.rank()))
-      mine.push_back(pending[k]);
+    if (owners[k] == ranks.rank()) mine.push_back(pending[k]);
 
   double total_cost = 0, cost_done = 0;
   for (const Cell& cell : mine)

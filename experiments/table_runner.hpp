@@ -10,9 +10,9 @@
 // result depends only on its config, so the table does not depend on `jobs` or on the order.
 //
 // In a job of several ranks (agents/process_group.hpp, docs/scale-out.md) every rank opens the
-// same folder (shared, as on every cluster) and runs a fixed share of the missing cells: sorted
-// longest first, cell k goes to rank k mod ranks. Nothing is exchanged while the runs go on;
-// at the end every rank learns every result, and rank 0 writes the report.
+// same folder (shared, as on every cluster) and runs a fixed share of the missing cells
+// (share_out). Nothing is exchanged while the runs go on; at the end every rank learns every
+// result, and rank 0 writes the report.
 #pragma once
 
 #include <atomic>
@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,12 @@ struct CellResult {
   // results written before it was kept.
   std::string agent_status;
 };
+
+// The ranks' shares of the runs: `costs` (expected, longest first) are dealt out one by one to
+// the rank with the least expected work so far, the lowest of equal ranks (longest processing
+// time first). Every rank computes the same shares from the same costs, so no coordinator is
+// needed; returns each run's rank.
+std::vector<int> share_out(std::span<const double> costs, int ranks);
 
 // A finished run's result from its row in the table, its run folder's config and curve.
 CellResult cell_result(const std::string& row, const agents::TrainConfig& config,

@@ -10,7 +10,7 @@ memplace=$1
 source "$(dirname "$0")/mpi_common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-table=(table --agents ea,sa --workloads transformer-decoder --seeds 2 --budget 1500 -q)
+table=(table --agents ea,sa --workloads transformer-decoder --seeds 2 --budget 1000 -q)
 outputs=(table.csv curves.csv curves-transformer-decoder.svg placement-transformer-decoder.svg
          memory-transformer-decoder.svg)
 
