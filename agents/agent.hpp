@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "agents/nn/gnn.hpp"
+#include "agents/process_group.hpp"
 #include "agents/state_archive.hpp"
 #include "env/env.hpp"
 #include "env/model/mapping.hpp"
@@ -41,6 +42,10 @@ struct AgentSetup {
   std::uint64_t seed = 0;
   std::uint64_t budget = 0;  // evaluations the trainer will grant in all
   int threads = 1;           // for the agent's own parallel work (results never depend on it)
+  // The job's ranks, each running this same agent (agents/trainer.hpp): an agent may share its
+  // own batch work over them (ea and egrl: the population's forward passes), gathering the
+  // results in a fixed order so that they never depend on the ranks either.
+  ProcessGroup* ranks = &single_process();
   std::string env = "single-step";  // how to build mappings (sequential: masked rollouts)
   OptionMap hyperparameters;        // resolved against the agent's specs (agents/registry.hpp)
 };

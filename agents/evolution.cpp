@@ -68,8 +68,8 @@ std::size_t EvolutionConfig::elites() const {
 }
 
 Evolution::Evolution(EvolutionConfig config, const ObservationView& observation,
-                     std::size_t memories, std::uint64_t seed)
-    : config_(config), batch_(observation), seed_(seed), rng_(seed) {
+                     std::size_t memories, std::uint64_t seed, ProcessGroup& ranks)
+    : config_(config), batch_(observation), seed_(seed), rng_(seed), ranks_(&ranks) {
   config_.validate();
   tensors_ = 2 * observation.num_nodes();
   gnn_config_ = nn::GnnConfig{.input_features = observation.num_features(),
@@ -113,14 +113,24 @@ bool Evolution::deterministic(const Individual& individual) const {
 }
 
 // Every slot's mappings for this generation: GNN forward passes in parallel, each thread with its
-// own workspace; draws come from the slot's stream only.
+// own workspace; draws come from the slot's stream only. With several ranks, each rank runs
+// every size-th GNN's forward pass (the GNNs cost the same; a chromosome's draws cost next to
+// nothing, so every rank draws them all) and the ranks then swap their GNNs' mappings.
 std::vector<std::vector<Mapping>> Evolution::propose_all() {
   const std::size_t count = individuals_.size();
   std::vector<std::vector<Mapping>> out(count);
+  std::vector<std::size_t> slots;  // this rank's
+  std::size_t gnns = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool gnn = individuals_[i].kind == IndividualKind::gnn;
+    if (!gnn || gnn_owner(gnns) == ranks_->rank()) slots.push_back(i);
+    gnns += gnn ? 1 : 0;
+  }
   std::exception_ptr error;
   const std::size_t memories = gnn_config_.memories;
 #pragma omp parallel for num_threads(config_.threads) schedule(dynamic)
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    const std::size_t i = slots[k];
     try {
       const Individual& ind = individuals_[i];
       Rng stream(derive_seed(seed_, {kGenerationStream, generation_, i}));
@@ -149,7 +159,40 @@ std::vector<std::vector<Mapping>> Evolution::propose_all() {
     }
   }
   if (error) std::rethrow_exception(error);
+  if (ranks_->size() > 1) swap_gnn_mappings(out);
   return out;
+}
+
+int Evolution::gnn_owner(std::size_t gnn) const {
+  return static_cast<int>(gnn % static_cast<std::size_t>(ranks_->size()));
+}
+
+void Evolution::swap_gnn_mappings(std::vector<std::vector<Mapping>>& out) {
+  // The mappings of this rank's GNNs, in slot order (each slot's samples, then the next slot).
+  std::string message;
+  std::size_t gnns = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (individuals_[i].kind != IndividualKind::gnn) continue;
+    if (gnn_owner(gnns++) != ranks_->rank()) continue;
+    for (const Mapping& m : out[i])
+      message.append(reinterpret_cast<const char*>(m.data()), m.size());
+  }
+  const std::vector<std::string> all = ranks_->all_gather(message);
+  std::vector<std::size_t> at(all.size(), 0);
+  gnns = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (individuals_[i].kind != IndividualKind::gnn) continue;
+    const auto owner = static_cast<std::size_t>(gnn_owner(gnns++));
+    const std::size_t n = deterministic(individuals_[i]) ? 1 : config_.samples;
+    const std::string& from = all[owner];
+    if (at[owner] + n * tensors_ > from.size())
+      throw std::logic_error("a rank sent fewer GNN mappings than it owns");
+    out[i].assign(n, Mapping(tensors_));
+    for (Mapping& m : out[i]) {
+      std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(at[owner]), tensors_, m.begin());
+      at[owner] += tensors_;
+    }
+  }
 }
 
 void Evolution::prepare(bool score_repeats) {

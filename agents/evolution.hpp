@@ -35,6 +35,7 @@
 #include "agents/boltzmann.hpp"
 #include "agents/nn/gnn.hpp"
 #include "agents/nn/graph_batch.hpp"
+#include "agents/process_group.hpp"
 #include "agents/state_archive.hpp"
 #include "env/model/mapping.hpp"
 #include "env/observation.hpp"
@@ -85,9 +86,10 @@ class Evolution {
  public:
   // Builds the initial population from `seed`: each slot from its own stream (chromosomes:
   // priors U(0, 1), temperatures U(0.1, 10); GNNs: docs/gnn.md's initialisation). `observation`
-  // is the single-step env's (the GNNs' input), `memories` the hardware's.
+  // is the single-step env's (the GNNs' input), `memories` the hardware's. With several `ranks`
+  // (each building the same Evolution), each runs every ranks-th GNN's forward pass.
   Evolution(EvolutionConfig config, const ObservationView& observation, std::size_t memories,
-            std::uint64_t seed);
+            std::uint64_t seed, ProcessGroup& ranks = single_process());
 
   // The mappings this generation needs scored, in slot order; built on the first call of each
   // generation, never empty. With the memo, mappings already scored are left out (their reward
@@ -159,6 +161,10 @@ class Evolution {
   void prepare(bool score_repeats);
   void compute_fitness();
   std::vector<std::vector<Mapping>> propose_all();
+  // The rank that runs the forward pass of the `gnn`-th GNN individual (in slot order).
+  int gnn_owner(std::size_t gnn) const;
+  // Every GNN's mappings into `out`, from the rank that ran it.
+  void swap_gnn_mappings(std::vector<std::vector<Mapping>>& out);
   void select_and_vary();
   void mutate(Individual& individual);
   void cross(Individual& a, Individual& b);
@@ -171,6 +177,7 @@ class Evolution {
   std::size_t tensors_ = 0;
   std::uint64_t seed_ = 0;
   Rng rng_;
+  ProcessGroup* ranks_ = nullptr;
   std::uint64_t generation_ = 0;
   std::vector<Individual> individuals_;
   std::vector<nn::GnnWorkspace<float>> workspaces_;  // one per thread

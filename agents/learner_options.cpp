@@ -46,7 +46,7 @@ std::vector<OptionSpec> evolution_hyperparameters() {
 Evolution make_evolution(std::string_view agent, const AgentSetup& setup) {
   return Evolution(
       evolution_config(Hyperparameters(std::string(agent), setup.hyperparameters), setup.threads),
-      setup.observation.view(), setup.context->sim->num_memories(), setup.seed);
+      setup.observation.view(), setup.context->sim->num_memories(), setup.seed, *setup.ranks);
 }
 
 std::vector<Mapping> issue_candidates(Evolution& evolution, std::size_t& issued,

@@ -32,6 +32,11 @@ OptionMap env_options(const TrainConfig& config) {
   return options;
 }
 
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 int thread_count(int configured) {
   return configured > 0 ? configured : std::max(1, omp_get_num_procs());
 }
@@ -110,6 +115,7 @@ struct Trainer::State {
     setup.seed = config.seed;
     setup.budget = config.budget;
     setup.threads = threads;
+    setup.ranks = ranks;
     setup.hyperparameters = config.hyperparameters;
     setup.env = config.env;
     agent = make_agent(config.agent, setup);
@@ -311,7 +317,7 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   bool interrupted = false;
-  double scoring_seconds = 0;
+  double proposing_seconds = 0, scoring_seconds = 0, learning_seconds = 0;
   auto write_outputs = [&] {
     run_agreed(*s.ranks, OnRanks::leader_only, [&] { s.write_outputs(wall()); });
     s.last_checkpoint = s.evaluations;
@@ -319,18 +325,21 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
   while (s.evaluations < s.config.budget) {
     const auto limit = static_cast<std::size_t>(
         std::min<std::uint64_t>(s.config.budget - s.evaluations, kMaxBatch));
+    const auto proposing = Clock::now();
     std::vector<Mapping> proposals = s.agent->propose(limit);
+    proposing_seconds += seconds_since(proposing);
     if (proposals.empty()) break;  // the agent is done (greedy-dp converged)
     if (proposals.size() > limit)
       throw std::logic_error("agent '" + s.config.agent + "' proposed " +
                              std::to_string(proposals.size()) + " mappings, allowed 1.." +
                              std::to_string(limit));
     bool stop_now = stop && stop();
-    const auto scoring = std::chrono::steady_clock::now();
+    const auto scoring = Clock::now();
     const std::vector<Outcome> outcomes = s.evaluate(proposals, stop_now);
-    scoring_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - scoring).count();
+    scoring_seconds += seconds_since(scoring);
+    const auto learning = Clock::now();
     s.agent->learn(proposals, outcomes);
+    learning_seconds += seconds_since(learning);
     s.record(outcomes, wall());
     if (progress)
       progress(
@@ -346,7 +355,9 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
   TrainResult result;
   result.evaluations = s.evaluations;
   result.wall_seconds = wall();
+  result.proposing_seconds = proposing_seconds;
   result.scoring_seconds = scoring_seconds;
+  result.learning_seconds = learning_seconds;
   result.interrupted = interrupted;
   result.best_mapping = s.best;
   result.best_speedup = s.best_speedup;

@@ -50,9 +50,12 @@ struct TrainProgress {
 struct TrainResult {
   std::uint64_t evaluations = 0;
   double wall_seconds = 0;
-  // Of this call's wall time, the share spent scoring proposals (this rank's share of each batch
-  // and the wait for the other ranks'); the rest is the agent's.
+  // Where this call's wall time went: the agent proposing (ea, egrl: the population's forward
+  // passes), the simulator scoring the proposals, the agent learning from them. With several
+  // ranks, this rank's share of the work shared out and its wait for the others'.
+  double proposing_seconds = 0;
   double scoring_seconds = 0;
+  double learning_seconds = 0;
   bool interrupted = false;             // stopped early on request; the checkpoint holds the state
   std::optional<Mapping> best_mapping;  // none if no valid mapping was found
   double best_speedup = 0;

@@ -36,7 +36,9 @@ void print_summary(const agents::Trainer& trainer, const agents::TrainResult& re
   const agents::TrainConfig& c = trainer.config();
   out << "agent " << c.agent << " on " << c.workload << " (seed " << c.seed
       << "): " << result.evaluations << " evaluations in " << fixed(result.wall_seconds, 1)
-      << " s (scoring them: " << fixed(result.scoring_seconds, 1) << " s)\n";
+      << " s (proposing " << fixed(result.proposing_seconds, 1) << " s, scoring "
+      << fixed(result.scoring_seconds, 1) << " s, learning " << fixed(result.learning_seconds, 1)
+      << " s)\n";
   if (result.best_mapping) {
     out << "best speedup over the compiler: " << fixed(result.best_speedup, 4) << "x (latency "
         << fixed(static_cast<double>(result.best_latency_fs) * 1e-9, 2) << " us)\n";

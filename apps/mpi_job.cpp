@@ -1,3 +1,4 @@
+
 #include "apps/mpi_job.hpp"
 
 #include <mpi.h>
