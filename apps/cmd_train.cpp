@@ -36,8 +36,8 @@ void print_summary(const agents::Trainer& trainer, const agents::TrainResult& re
   const agents::TrainConfig& c = trainer.config();
   out << "agent " << c.agent << " on " << c.workload << " (seed " << c.seed
       << "): " << result.evaluations << " evaluations in " << fixed(result.wall_seconds, 1)
-      << " s (proposing " << fixed(result.proposing_seconds, 1) << " s, scoring "
-      << fixed(result.scoring_seconds, 1) << " s, learning " << fixed(result.learning_seconds, 1)
+      << " s (proposing " << fixed(result.proposing_seconds, 2) << " s, scoring "
+      << fixed(result.scoring_seconds, 2) << " s, learning " << fixed(result.learning_seconds, 2)
       << " s)\n";
   if (result.best_mapping) {
     out << "best speedup over the compiler: " << fixed(result.best_speedup, 4) << "x (latency "

@@ -1,4 +1,3 @@
-
 #include "apps/mpi_job.hpp"
 
 #include <mpi.h>
