@@ -37,6 +37,11 @@ expect 2 optimum tests/data/good/chain.yaml -q -o /etc/passwd/x.yaml
 expect 2 transfer --to no-such-net -q --out /tmp/memplace-bad-transfer.$$
 expect 2 train --agent random --env-version v2 -q --out /tmp/memplace-bad-transfer.$$
 expect 2 train --agent random -o lookahead=4 -q --out /tmp/memplace-bad-transfer.$$
+# Folders that cannot be created (a path under a file).
+expect 2 train --agent random --budget 10 -q --out /etc/passwd/run
+expect 2 table --agents random --budget 10 --seeds 1 -q --out /etc/passwd/table
+# srun with several tasks but without an MPI launch interface (docs/scale-out.md).
+SLURM_STEP_NUM_TASKS=2 expect 2 list
 [ ! -e /tmp/memplace-bad-transfer.$$ ] || { echo "FAIL: a refused transfer wrote its folder"; failures=$((failures + 1)); }
 rm -f /tmp/memplace_cli_err.$$
 [ "$failures" -eq 0 ] && echo "cli exit codes: all as expected"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Results do not depend on the number of MPI ranks: a small table run with 1, 2 and 3 ranks (and
 # with 2 jobs inside each of 2 ranks) gives the same table.csv, curves.csv and figures as the plain
-# run, byte for byte; and an egrl run whose batches 2 ranks score gives the plain run's curve
+# run, byte for byte; and an egrl run over 1 and over 2 ranks gives the plain run's curve
 # (but its wall-clock column), best mapping and checkpoint (but its wall clock).
 #
 # Usage: mpi_same_bytes.sh path/to/memplace   (run from the repository root)
@@ -31,15 +31,19 @@ echo "table: the same bytes with 1, 2, 3 ranks and 2 ranks x 2 jobs"
 train=(train --agent egrl --workload transformer-decoder --budget 600 --seed 5
        --checkpoint-every 200 -q)
 "$memplace" "${train[@]}" --out "$work/egrl-plain" > /dev/null || fail "the plain egrl run failed"
+"${mpi[@]}" -np 1 "$memplace" "${train[@]}" --out "$work/egrl-np1" > /dev/null ||
+  fail "the egrl run with 1 rank failed"
 "${mpi[@]}" -np 2 "$memplace" "${train[@]}" --out "$work/egrl-np2" > "$work/egrl-np2.out" ||
   fail "the egrl run with 2 ranks failed"
 without_wall() { cut -d, -f1,3- "$1/curve.csv"; }
-[ "$(without_wall "$work/egrl-plain")" == "$(without_wall "$work/egrl-np2")" ] ||
-  fail "egrl: the curve with 2 ranks differs"
-cmp -s "$work/egrl-plain/best_mapping.yaml" "$work/egrl-np2/best_mapping.yaml" ||
-  fail "egrl: the best mapping with 2 ranks differs"
-/usr/bin/python3 "$(dirname "$0")/compare_checkpoints.py" "$work/egrl-plain/checkpoint.bin" \
-  "$work/egrl-np2/checkpoint.bin" || fail "egrl: the checkpoint with 2 ranks differs"
+for run in np1 np2; do
+  [ "$(without_wall "$work/egrl-plain")" == "$(without_wall "$work/egrl-$run")" ] ||
+    fail "egrl $run: the curve differs from the plain run's"
+  cmp -s "$work/egrl-plain/best_mapping.yaml" "$work/egrl-$run/best_mapping.yaml" ||
+    fail "egrl $run: the best mapping differs from the plain run's"
+  /usr/bin/python3 "$(dirname "$0")/compare_checkpoints.py" "$work/egrl-plain/checkpoint.bin" \
+    "$work/egrl-$run/checkpoint.bin" || fail "egrl $run: the checkpoint differs from the plain run's"
+done
 # Rank 0 alone prints the summary.
 [ "$(grep -c '^best speedup' "$work/egrl-np2.out")" -eq 1 ] || fail "egrl: not one summary"
-echo "egrl: the same curve, best mapping and checkpoint with 2 ranks"
+echo "egrl: the same curve, best mapping and checkpoint with 1 and 2 ranks"
