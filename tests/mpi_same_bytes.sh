@@ -28,8 +28,8 @@ for run in np1 np2 np3 np2-jobs2; do
 done
 echo "table: the same bytes with 1, 2, 3 ranks and 2 ranks x 2 jobs"
 
-train=(train --agent egrl --workload transformer-decoder --budget 600 --seed 5
-       --checkpoint-every 200 -q)
+train=(train --agent egrl --workload transformer-decoder --budget 300 --seed 5
+       --checkpoint-every 100 -q)
 "$memplace" "${train[@]}" --out "$work/egrl-plain" > /dev/null || fail "the plain egrl run failed"
 "${mpi[@]}" -np 1 "$memplace" "${train[@]}" --out "$work/egrl-np1" > /dev/null ||
   fail "the egrl run with 1 rank failed"
