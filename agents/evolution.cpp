@@ -169,22 +169,29 @@ int Evolution::gnn_owner(std::size_t gnn) const {
 
 void Evolution::swap_gnn_mappings(std::vector<std::vector<Mapping>>& out) {
   // The mappings of this rank's GNNs, in slot order (each slot's samples, then the next slot).
-  std::string message;
+  std::vector<std::uint8_t> mine;
   std::size_t gnns = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (individuals_[i].kind != IndividualKind::gnn) continue;
     if (gnn_owner(gnns++) != ranks_->rank()) continue;
     for (const Mapping& m : out[i])
-      message.append(reinterpret_cast<const char*>(m.data()), m.size());
+      mine.insert(mine.end(), m.begin(), m.end());
   }
-  const std::vector<std::string> all = ranks_->all_gather(message);
-  std::vector<std::size_t> at(all.size(), 0);
+  StateWriter message;
+  message.put_array<std::uint8_t>("mappings", mine);
+  std::vector<std::vector<std::uint8_t>> theirs;
+  for (std::string& bytes : ranks_->all_gather(message.finish())) {
+    StateReader in(std::move(bytes), "rank " + std::to_string(theirs.size()) + "'s GNN mappings");
+    theirs.push_back(in.get_array<std::uint8_t>("mappings"));
+    in.expect_end();
+  }
+  std::vector<std::size_t> at(theirs.size(), 0);
   gnns = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (individuals_[i].kind != IndividualKind::gnn) continue;
     const auto owner = static_cast<std::size_t>(gnn_owner(gnns++));
     const std::size_t n = deterministic(individuals_[i]) ? 1 : config_.samples;
-    const std::string& from = all[owner];
+    const std::vector<std::uint8_t>& from = theirs[owner];
     if (at[owner] + n * tensors_ > from.size())
       throw std::logic_error("a rank sent fewer GNN mappings than it owns");
     out[i].assign(n, Mapping(tensors_));

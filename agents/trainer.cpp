@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 #include "agents/registry.hpp"
@@ -41,43 +40,55 @@ int thread_count(int configured) {
   return configured > 0 ? configured : std::max(1, omp_get_num_procs());
 }
 
-// Outcomes travel between ranks as bytes (the ranks run the same binary).
-template <class T>
-void append_bytes(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof value);
-}
-template <class T>
-T take_bytes(const std::string& in, std::size_t& at) {
-  if (at + sizeof(T) > in.size()) throw std::logic_error("a rank sent a truncated batch");
-  T value;
-  std::memcpy(&value, in.data() + at, sizeof value);
-  at += sizeof value;
-  return value;
+// A rank's outcomes of a batch (and whether it was asked to stop), for the other ranks, as a state
+// archive (agents/state_archive.hpp: named records, checked).
+std::string outcomes_message(std::span<const Outcome> outcomes, bool stop) {
+  std::vector<double> rewards, speedups;
+  std::vector<std::uint8_t> flags, scored;  // flags: valid, rectified
+  std::vector<std::uint64_t> latencies;
+  for (const Outcome& o : outcomes) {
+    rewards.push_back(o.reward);
+    speedups.push_back(o.speedup);
+    flags.insert(flags.end(), {o.valid, o.rectified});
+    latencies.push_back(static_cast<std::uint64_t>(o.latency_fs));
+    scored.insert(scored.end(), o.scored.begin(), o.scored.end());
+  }
+  StateWriter out;
+  out.put("stop", std::uint64_t{stop});
+  out.put_array<double>("rewards", rewards);
+  out.put_array<double>("speedups", speedups);
+  out.put_array<std::uint8_t>("flags", flags);
+  out.put_array<std::uint64_t>("latencies", latencies);
+  out.put_array<std::uint8_t>("scored", scored);
+  return out.finish();
 }
 
-void append_outcome(std::string& out, const Outcome& o) {
-  append_bytes(out, o.reward);
-  append_bytes(out, o.speedup);
-  append_bytes(out, static_cast<std::uint8_t>(o.valid));
-  append_bytes(out, static_cast<std::uint8_t>(o.rectified));
-  append_bytes(out, o.latency_fs);
-  append_bytes(out, static_cast<std::uint64_t>(o.scored.size()));
-  out.append(reinterpret_cast<const char*>(o.scored.data()), o.scored.size());
-}
-
-Outcome take_outcome(const std::string& in, std::size_t& at) {
-  Outcome o;
-  o.reward = take_bytes<double>(in, at);
-  o.speedup = take_bytes<double>(in, at);
-  o.valid = take_bytes<std::uint8_t>(in, at) != 0;
-  o.rectified = take_bytes<std::uint8_t>(in, at) != 0;
-  o.latency_fs = take_bytes<TimeFs>(in, at);
-  const auto size = static_cast<std::size_t>(take_bytes<std::uint64_t>(in, at));
-  if (at + size > in.size()) throw std::logic_error("a rank sent a truncated batch");
-  o.scored.assign(in.begin() + static_cast<std::ptrdiff_t>(at),
-                  in.begin() + static_cast<std::ptrdiff_t>(at + size));
-  at += size;
-  return o;
+// Fills `outcomes` (each scored mapping `tensors` long) from a rank's message; returns its stop.
+bool read_outcomes_message(std::string message, int rank, std::size_t tensors,
+                           std::span<Outcome> outcomes) {
+  StateReader in(std::move(message), "rank " + std::to_string(rank) + "'s outcomes");
+  const bool stop = in.get_u64("stop") != 0;
+  const std::size_t n = outcomes.size();
+  std::vector<double> rewards(n), speedups(n);
+  std::vector<std::uint8_t> flags(2 * n), scored(n * tensors);
+  std::vector<std::uint64_t> latencies(n);
+  in.get_array_into<double>("rewards", rewards);
+  in.get_array_into<double>("speedups", speedups);
+  in.get_array_into<std::uint8_t>("flags", flags);
+  in.get_array_into<std::uint64_t>("latencies", latencies);
+  in.get_array_into<std::uint8_t>("scored", scored);
+  in.expect_end();
+  for (std::size_t i = 0; i < n; ++i) {
+    Outcome& o = outcomes[i];
+    o.reward = rewards[i];
+    o.speedup = speedups[i];
+    o.valid = flags[2 * i] != 0;
+    o.rectified = flags[2 * i + 1] != 0;
+    o.latency_fs = static_cast<TimeFs>(latencies[i]);
+    const auto first = scored.begin() + static_cast<std::ptrdiff_t>(i * tensors);
+    o.scored.assign(first, first + static_cast<std::ptrdiff_t>(tensors));
+  }
+  return stop;
 }
 
 }  // namespace
@@ -130,18 +141,16 @@ struct Trainer::State {
     const Share mine = share_of(proposals.size(), ranks->rank(), ranks->size());
     score(proposals, mine, outcomes);
     if (ranks->size() == 1) return outcomes;
-    std::string message(1, stop ? 's' : '-');
-    for (std::size_t i = mine.begin; i < mine.end; ++i)
-      append_outcome(message, outcomes[i]);
-    const std::vector<std::string> all = ranks->all_gather(message);
+    const std::span<Outcome> all_outcomes(outcomes);
+    std::vector<std::string> all = ranks->all_gather(
+        outcomes_message(all_outcomes.subspan(mine.begin, mine.end - mine.begin), stop));
     stop = false;
     for (int r = 0; r < ranks->size(); ++r) {
-      const std::string& from = all[static_cast<std::size_t>(r)];
-      stop = stop || from.at(0) == 's';
       const Share theirs = share_of(proposals.size(), r, ranks->size());
-      std::size_t at = 1;
-      for (std::size_t i = theirs.begin; i < theirs.end; ++i)
-        outcomes[i] = take_outcome(from, at);
+      const bool asked =
+          read_outcomes_message(std::move(all[static_cast<std::size_t>(r)]), r, sim().num_tensors(),
+                                all_outcomes.subspan(theirs.begin, theirs.end - theirs.begin));
+      stop = stop || asked;
     }
     return outcomes;
   }
