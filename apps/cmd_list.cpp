@@ -40,6 +40,7 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
     doc["environments"].push_back({{"id", env.id},
                                    {"kind", env.kind},
                                    {"workload", env.workload},
+                                   {"hardware", env.hardware},
                                    {"description", env.description},
                                    {"options", options}});
     if (env.workload.empty()) option_tables.emplace_back(env.id, std::move(table));

@@ -1,5 +1,7 @@
-// memplace transfer: train an agent on one workload, then place other workloads with its GNN
-// policy zero-shot, without retraining (EGRL's generalisation experiment; docs/table.md).
+// memplace transfer: train an agent on one workload and hardware model, then place other
+// workloads, and the same ones on other hardware models, with its GNN policy zero-shot, without
+// retraining (EGRL's generalisation experiment; docs/table.md, docs/hardware.md).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "env/env_options.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/workload.hpp"
+#include "experiments/table_references.hpp"
 #include "experiments/transfer.hpp"
 
 namespace memplace::cli {
@@ -24,6 +27,7 @@ namespace fs = std::filesystem;
 struct TransferCommandOptions {
   agents::TrainConfig config;
   std::vector<std::string> targets;
+  std::vector<std::string> to_hardware;
   std::vector<std::string> hyperparameters;
   std::string out;
   bool quiet = false;
@@ -35,21 +39,54 @@ std::string fixed(double value, int digits) {
   return text;
 }
 
+// The targets: every workload (the trained one first) on every hardware model (the trained one
+// first), as the training run's env version and options score them.
+std::vector<experiments::ZeroShotTarget> zero_shot_targets(
+    const agents::TrainConfig& config, const std::vector<std::string>& workloads,
+    const std::vector<std::string>& hardware) {
+  std::vector<std::string> chips = {config.hardware};
+  for (const std::string& h : hardware)
+    if (std::find(chips.begin(), chips.end(), h) == chips.end()) chips.push_back(h);
+  std::vector<experiments::ZeroShotTarget> targets;
+  for (const std::string& chip : chips)
+    for (const std::string& w : workloads)
+      targets.push_back({w, chip, config.env_version, config.env_options});
+  return targets;
+}
+
+// The target's references (compiler = 1): the proven optimum or the best known, and the bound.
+experiments::WorkloadReference target_reference(const experiments::ZeroShotTarget& target) {
+  experiments::TableConfig table;
+  table.workloads = {target.workload};
+  table.hardware = target.hardware;
+  table.env_version = target.env_version;
+  table.env_options = target.env_options;
+  return experiments::workload_references(table).front();
+}
+
 void run_transfer(TransferCommandOptions& o, Streams io) {
   agents::TrainConfig config = o.config;
   apply_hyperparameters(o.hyperparameters, config);
-  std::vector<std::string> targets = o.targets;
-  if (targets.empty())
+  std::vector<std::string> workloads = {config.workload};
+  if (o.targets.empty()) {
     for (const std::string& w : paper_workload_names())
-      if (w != config.workload) targets.push_back(w);
+      if (w != config.workload) workloads.push_back(w);
+  } else {
+    for (const std::string& w : o.targets)
+      if (w != config.workload) workloads.push_back(w);
+  }
+  const std::vector<experiments::ZeroShotTarget> targets =
+      zero_shot_targets(config, workloads, o.to_hardware);
   const fs::path out = o.out.empty() ? fs::path("runs/transfer-" + config.agent + "-" +
                                                 fs::path(config.workload).stem().string() + "-s" +
                                                 std::to_string(config.seed))
                                      : fs::path(o.out);
   // Everything is checked before training: every target must load, and the agent must have a GNN
   // policy to transfer.
-  for (const std::string& target : targets)
-    (void)load_workload(target);
+  for (const std::string& w : workloads)
+    (void)load_workload(w);
+  for (const std::string& h : o.to_hardware)
+    (void)load_hardware(h);
   if (!agents::check_runnable(config)->policy())
     throw InputError("agent '" + config.agent +
                      "' has no GNN policy to transfer (agents with one: ea, egrl, ppo, sac)");
@@ -66,29 +103,43 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
   std::ostringstream md, csv;
   md << "# Zero-shot transfer\n\n"
      << "The GNN policy of " << config.agent << " (seed " << config.seed << "), trained on "
-     << config.workload << " for " << result.evaluations
+     << config.workload << " @ " << config.hardware << " (" << config.env_version << ") for "
+     << result.evaluations
      << " evaluations, places each workload with one forward pass (its greedy mapping), without "
-        "retraining. Simulated speedup over each workload's compiler heuristic (not the NNP-I "
-        "compiler). An invalid mapping overflows a memory; rectified, its overflowing tensors are "
-        "demoted to slower memories until it fits, as a compiler would (env/model/rectify.hpp).\n\n"
-     << "| workload | policy | valid | speedup | latency (us) | rectified: demotions | rectified: "
-        "speedup |\n|---|---|---|---:|---:|---:|---:|\n";
-  csv << "workload,role,valid,speedup,latency_us,demotions,rectified_speedup\n";
-  std::vector<std::string> workloads = {config.workload};
-  workloads.insert(workloads.end(), targets.begin(), targets.end());
-  for (std::size_t k = 0; k < workloads.size(); ++k) {
-    const experiments::ZeroShotResult r =
-        experiments::evaluate_zero_shot(*policy, workloads[k], config.hardware);
-    const std::string role = k == 0 ? "trained on" : "zero-shot";
+        "retraining. Speedups are simulated, over each target's compiler heuristic ("
+     << (config.env_version == "v1" ? "the streaming-aware one" : "the pinned greedy")
+     << "); beside them the target's references: the optimum (or the best known mapping) and "
+        "the bound no mapping beats (docs/hardware.md). An invalid mapping overflows a memory; "
+        "rectified, its overflowing tensors are demoted to slower memories until it fits, as a "
+        "compiler would (env/model/rectify.hpp). On a chip with another number of memories the "
+        "policy's choices are carried over by rank: the slowest stays the slowest, the faster "
+        "ones are clipped to the chip's faster memories.\n\n"
+     << "| workload | hardware | policy | valid | speedup | latency (us) | rectified: demotions | "
+        "rectified: speedup | optimum or best known | bound |\n"
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+  csv << "workload,hardware,role,valid,speedup,latency_us,demotions,rectified_speedup,"
+         "reference_speedup,reference_proven,bound_speedup\n";
+  for (const experiments::ZeroShotTarget& target : targets) {
+    const experiments::ZeroShotResult r = experiments::evaluate_zero_shot(*policy, target);
+    const experiments::WorkloadReference ref = target_reference(target);
+    const double reference = experiments::attainable_speedup(ref, 0);
+    const bool trained_on =
+        target.workload == config.workload && target.hardware == config.hardware;
+    const std::string role = trained_on ? "trained on" : "zero-shot";
+    const std::string workload = fs::path(r.workload).stem().string();
+    const std::string hardware = fs::path(r.hardware).stem().string();
     const std::string latency = fixed(static_cast<double>(r.latency_fs) * 1e-9, 2);
-    md << "| " << fs::path(r.workload).stem().string() << " | " << role << " | "
+    md << "| " << workload << " | " << hardware << " | " << role << " | "
        << (r.valid ? "yes" : "no") << " | " << (r.valid ? fixed(r.speedup, 4) : "—") << " | "
-       << latency << " | " << r.demotions << " | " << fixed(r.rectified_speedup, 4) << " |\n";
-    csv << r.workload << "," << role << "," << (r.valid ? "true" : "false") << ","
-        << fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
-        << fixed(r.rectified_speedup, 9) << "\n";
-    const Simulator sim(load_workload(r.workload), load_hardware(config.hardware));
-    save_mapping(out / (fs::path(r.workload).stem().string() + "-mapping.yaml"), sim, r.mapping,
+       << latency << " | " << r.demotions << " | " << fixed(r.rectified_speedup, 4) << " | "
+       << (reference > 0 ? fixed(reference, 4) + (ref.optimum_proven ? " (optimum)" : "") : "—")
+       << " | " << fixed(ref.bound_speedup, 4) << " |\n";
+    csv << r.workload << "," << r.hardware << "," << role << "," << (r.valid ? "true" : "false")
+        << "," << fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
+        << fixed(r.rectified_speedup, 9) << "," << fixed(reference, 9) << ","
+        << (ref.optimum_proven ? "true" : "false") << "," << fixed(ref.bound_speedup, 9) << "\n";
+    const std::string file = workload + (targets.size() > workloads.size() ? "@" + hardware : "");
+    save_mapping(out / (file + "-mapping.yaml"), *r.simulator, r.mapping,
                  RecordedResult{r.latency_fs, r.valid});
   }
   if (result.best_mapping)
@@ -97,7 +148,8 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
   write_file_atomically(out / "transfer.md", md.str());
   write_file_atomically(out / "transfer.csv", csv.str());
   io.out << md.str() << "\nfolder: " << out.string()
-         << " (transfer.md, transfer.csv, policy.gnn, <workload>-mapping.yaml, train/)\n";
+         << " (transfer.md, transfer.csv, policy.gnn, <workload>[@<hardware>]-mapping.yaml, "
+            "train/)\n";
 }
 
 }  // namespace
@@ -113,6 +165,10 @@ void add_transfer_command(CLI::App& app, Streams io) {
   cmd->add_option("--to", o->targets,
                   "Workloads to place zero-shot (comma-separated; default: the other paper "
                   "workloads of resnet50, resnet101, bert-base)")
+      ->delimiter(',');
+  cmd->add_option("--to-hardware", o->to_hardware,
+                  "Hardware models to place them on too (comma-separated shipped names or files; "
+                  "the training hardware is always one)")
       ->delimiter(',');
   add_run_options(*cmd, o->config, o->hyperparameters);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)");

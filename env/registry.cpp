@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "env/errors.hpp"
+#include "env/model/hardware.hpp"
 #include "env/model/workload.hpp"
 
 namespace memplace {
@@ -15,10 +16,17 @@ constexpr std::string_view kPrefix = "memplace/";
 struct ParsedId {
   const EnvFamily* family;
   std::string workload;  // empty: generic
+  std::string hardware;  // empty: not fixed by the id
 };
 
 std::string generic_id(const EnvFamily& f) {
   return std::string(kPrefix) + f.kind + "-" + f.version;
+}
+
+std::string fixed_id(const EnvFamily& f, std::string_view workload, std::string_view hardware) {
+  std::string id = std::string(kPrefix) + f.kind + "/" + std::string(workload);
+  if (hardware != kDefaultHardware) id += "@" + std::string(hardware);
+  return id + "-" + f.version;
 }
 
 std::optional<ParsedId> parse_id(std::string_view id) {
@@ -28,11 +36,27 @@ std::optional<ParsedId> parse_id(std::string_view id) {
     if (!id.ends_with(suffix)) continue;
     const std::string_view body =
         id.substr(kPrefix.size(), id.size() - kPrefix.size() - suffix.size());
-    if (body == f.kind) return ParsedId{&f, ""};
-    if (body.starts_with(f.kind) && body.size() > f.kind.size() + 1 && body[f.kind.size()] == '/')
-      return ParsedId{&f, std::string(body.substr(f.kind.size() + 1))};
+    if (body == f.kind) return ParsedId{&f, "", ""};
+    if (!body.starts_with(f.kind) || body.size() <= f.kind.size() + 1 || body[f.kind.size()] != '/')
+      continue;
+    const std::string_view fixed = body.substr(f.kind.size() + 1);
+    const std::size_t at = fixed.find('@');
+    if (at == std::string_view::npos) return ParsedId{&f, std::string(fixed), ""};
+    return ParsedId{&f, std::string(fixed.substr(0, at)), std::string(fixed.substr(at + 1))};
   }
   return std::nullopt;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The shipped hardware models, the default first (the order `memplace list` shows the ids in).
+std::vector<std::string> hardware_in_id_order() {
+  std::vector<std::string> names = {std::string(kDefaultHardware)};
+  for (const std::string& h : embedded_hardware_names())
+    if (h != kDefaultHardware) names.push_back(h);
+  return names;
 }
 
 // "a|b" of the distinct values, in order.
@@ -51,10 +75,24 @@ std::string alternatives(std::string (*field)(const EnvFamily&)) {
   for (const EnvFamily& f : env_families())
     generic += (generic.empty() ? "" : ", ") + generic_id(f);
   throw InputError("unknown environment '" + std::string(id) + "'; ids are memplace/" +
-                   alternatives([](const EnvFamily& f) { return f.kind; }) + "/<workload>-" +
+                   alternatives([](const EnvFamily& f) { return f.kind; }) +
+                   "/<workload>[@<hardware>]-" +
                    alternatives([](const EnvFamily& f) { return f.version; }) +
-                   " for a shipped workload (memplace list), or " + generic +
-                   " with a workload option");
+                   " for a shipped workload and hardware model (memplace list), or " + generic +
+                   " with workload and hardware options");
+}
+
+// Moves an option the id fixes out of `given`; naming the same value is accepted, so that
+// make(env.id(), env.options()) makes the same environment again.
+void drop_fixed_option(std::string_view id, const EnvFamily& family, const std::string& name,
+                       const std::string& fixed, OptionMap& given) {
+  auto it = given.find(name);
+  if (it == given.end()) return;
+  if (it->second != fixed)
+    throw InputError(std::string(id) + ": the id fixes the " + name + " to " + fixed + ", got " +
+                     name + "=" + it->second + " (for any " + name + " use " + generic_id(family) +
+                     ")");
+  given.erase(it);
 }
 
 }  // namespace
@@ -63,10 +101,12 @@ std::vector<EnvSpec> registered_envs() {
   std::vector<EnvSpec> specs;
   for (const EnvFamily& f : env_families()) {
     specs.push_back(
-        {generic_id(f), f.kind, "", f.description + "; any workload and hardware by option"});
-    for (const std::string& w : embedded_workload_names()) {
-      specs.push_back({std::string(kPrefix) + f.kind + "/" + w + "-" + f.version, f.kind, w,
-                       f.description + " on " + w});
+        {generic_id(f), f.kind, "", "", f.description + "; any workload and hardware by option"});
+    for (const std::string& h : hardware_in_id_order()) {
+      const bool fixed = h != kDefaultHardware;
+      for (const std::string& w : embedded_workload_names())
+        specs.push_back({fixed_id(f, w, h), f.kind, w, fixed ? h : "",
+                         f.description + " on " + w + (fixed ? " @ " + h : "")});
     }
   }
   return specs;
@@ -76,35 +116,30 @@ std::vector<OptionSpec> env_option_specs(std::string_view id) {
   const auto parsed = parse_id(id);
   if (!parsed) return {};
   std::vector<OptionSpec> specs = parsed->family->option_specs();
-  if (!parsed->workload.empty()) {
-    // The id fixes the workload.
+  // The id fixes the workload, and the hardware after an @.
+  if (!parsed->workload.empty())
     std::erase_if(specs, [](const OptionSpec& s) { return s.name == "workload"; });
-  }
+  if (!parsed->hardware.empty())
+    std::erase_if(specs, [](const OptionSpec& s) { return s.name == "hardware"; });
   return specs;
 }
 
 std::unique_ptr<Env> make(std::string_view id, const OptionMap& options) {
   const auto parsed = parse_id(id);
-  const std::vector<std::string> shipped = embedded_workload_names();
-  if (!parsed || (!parsed->workload.empty() &&
-                  std::find(shipped.begin(), shipped.end(), parsed->workload) == shipped.end()))
+  if (!parsed ||
+      (!parsed->workload.empty() && !contains(embedded_workload_names(), parsed->workload)))
     unknown_id(id);
-  const std::vector<OptionSpec> specs = env_option_specs(id);
+  if (!parsed->hardware.empty() && !contains(embedded_hardware_names(), parsed->hardware))
+    throw InputError("unknown environment '" + std::string(id) + "': no shipped hardware model '" +
+                     parsed->hardware + "' (memplace list)");
   OptionMap given = options;
-  if (!parsed->workload.empty()) {
-    // The id fixes the workload. Naming that same workload is accepted, so that
-    // make(env.id(), env.options()) makes the same environment again.
-    if (auto it = given.find("workload"); it != given.end()) {
-      if (it->second != parsed->workload) {
-        throw InputError(std::string(id) + ": the id fixes the workload to " + parsed->workload +
-                         ", got workload=" + it->second + " (for any workload use " +
-                         generic_id(*parsed->family) + ")");
-      }
-      given.erase(it);
-    }
-  }
-  OptionMap resolved = resolve_options(id, specs, given);
+  if (!parsed->workload.empty())
+    drop_fixed_option(id, *parsed->family, "workload", parsed->workload, given);
+  if (!parsed->hardware.empty())
+    drop_fixed_option(id, *parsed->family, "hardware", parsed->hardware, given);
+  OptionMap resolved = resolve_options(id, env_option_specs(id), given);
   if (!parsed->workload.empty()) resolved["workload"] = parsed->workload;
+  if (!parsed->hardware.empty()) resolved["hardware"] = parsed->hardware;
   return parsed->family->make(std::string(id), make_placement_context(resolved), resolved);
 }
 

@@ -1,10 +1,15 @@
 // The environment registry: every environment has a versioned id and is made by name, as
 // OpenSpiel's games are.
 //
-//   memplace/single-step/<workload>-v0   one per shipped workload
-//   memplace/sequential/<workload>-v0
-//   memplace/single-step-v0              any workload or hardware, given by option (name or path)
+//   memplace/single-step/<workload>-v0             one per shipped workload, on nnpi
+//   memplace/single-step/<workload>@<hardware>-v0  one per shipped workload and other hardware
+//   memplace/sequential/<workload>[@<hardware>]-v0
+//   memplace/single-step-v0                        any workload or hardware, by option
 //   memplace/sequential-v0
+//
+// The hardware is in the id (not only an option) so that a result names everything it was
+// measured on in one string; the default hardware (nnpi) keeps the short ids, which it had before
+// the other models existed.
 //
 // Versioning rule (docs/envs/README.md): the version is bumped whenever anything that changes
 // what an agent sees or earns changes — dynamics, reward, observation features, episode order, or
@@ -46,8 +51,12 @@ struct EnvSpec {
   std::string id;
   std::string kind;      // the family's kind: "single-step", "sequential"
   std::string workload;  // empty for the generic ids (the workload option chooses)
+  std::string hardware;  // empty unless the id fixes the hardware (<workload>@<hardware>)
   std::string description;
 };
+
+// The hardware model the ids without @<hardware> use.
+inline constexpr std::string_view kDefaultHardware = "nnpi";
 
 std::vector<EnvSpec> registered_envs();
 // The options an id accepts, with defaults and allowed values.

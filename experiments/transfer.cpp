@@ -1,5 +1,7 @@
 #include "experiments/transfer.hpp"
 
+#include <algorithm>
+
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
 #include "env/errors.hpp"
@@ -8,26 +10,41 @@
 
 namespace memplace::experiments {
 
-ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::string& workload,
-                                  const std::string& hardware) {
+std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
+                               std::size_t target_memories) {
+  if (target_memories <= 1) return 0;
+  if (chosen + 1 >= policy_memories) return target_memories - 1;
+  return std::min(chosen, target_memories - 2);
+}
+
+ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target) {
+  OptionMap options = target.env_options;
+  options["workload"] = target.workload;
+  options["hardware"] = target.hardware;
   const std::unique_ptr<SingleStepEnv> env =
-      SingleStepEnv::make_generic({{"workload", workload}, {"hardware", hardware}});
+      SingleStepEnv::make_generic(options, target.env_version);
   const Observation observation = env->reset(0).obs.copy();
   const nn::GraphBatch batch(observation.view());
   const Simulator& sim = env->simulator();
   const nn::GnnConfig& config = policy.config();
-  if (config.input_features != batch.num_features() || config.memories != sim.num_memories())
+  if (config.input_features != batch.num_features())
     throw InputError("the policy reads " + std::to_string(config.input_features) +
-                     " node features over " + std::to_string(config.memories) + " memories; " +
-                     workload + " on " + hardware + " has " + std::to_string(batch.num_features()) +
-                     " and " + std::to_string(sim.num_memories()));
+                     " node features; " + target.workload + " on " + target.hardware + " (" +
+                     target.env_version + ") has " + std::to_string(batch.num_features()) +
+                     " (a policy transfers within one env version)");
   if (!config.policy_head) throw InputError("the network has no policy head to place tensors with");
   nn::GnnWorkspace<float> ws;
   policy.forward(batch, ws);
   ZeroShotResult r;
-  r.workload = workload;
-  r.mapping.assign(sim.num_tensors(), 0);
-  nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), sim.num_memories(), r.mapping);
+  r.workload = target.workload;
+  r.hardware = target.hardware;
+  Mapping chosen(sim.num_tensors(), 0);
+  nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), config.memories, chosen);
+  r.mapping.resize(chosen.size());
+  std::transform(chosen.begin(), chosen.end(), r.mapping.begin(), [&](auto k) {
+    return static_cast<Mapping::value_type>(
+        transferred_memory(k, config.memories, sim.num_memories()));
+  });
   const std::vector<std::int64_t> action(r.mapping.begin(), r.mapping.end());
   const StepResult step = env->step(action);
   r.valid = step.info.valid;
@@ -39,6 +56,7 @@ ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::strin
   r.demotions = fixed.demotions;
   if (fixed.valid)
     r.rectified_speedup = env->context()->speedup(sim.evaluate(r.rectified).latency_fs);
+  r.simulator = env->context()->sim;
   return r;
 }
 

@@ -1,34 +1,57 @@
-// Zero-shot transfer (EGRL's generalisation experiment): a GNN policy trained on one workload
-// places another without retraining. Its policy head reads the single-step observation of any
-// graph, so the greedy mapping (argmax per tensor) of the target graph is one forward pass.
+// Zero-shot transfer (EGRL's generalisation experiment): a GNN policy trained on one workload and
+// hardware model places another without retraining. Its policy head reads the single-step
+// observation of any graph, so the greedy mapping (argmax per tensor) of the target graph is one
+// forward pass; on a chip with another number of memories its choices are carried over by rank
+// (transferred_memory).
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <string>
 
 #include "agents/nn/gnn.hpp"
+#include "env/env_options.hpp"
 #include "env/model/mapping.hpp"
+#include "env/model/simulator.hpp"
 #include "env/model/time.hpp"
 
 namespace memplace::experiments {
 
+// The memory of a chip with `target_memories` that a policy's choice of memory `chosen` (of
+// `policy_memories`, fastest first) stands for: the slowest stays the slowest (where tensors
+// live when nothing faster holds them), and the faster ones keep their rank, clipped to the
+// target's faster memories (NNP-I's SRAM and LLC both become a 2-memory chip's SRAM).
+std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
+                               std::size_t target_memories);
+
+// What a policy is placed on: a workload and hardware model (shipped names or files) under an
+// env version and the single-step env's options (memory_time, v1's lookahead).
+struct ZeroShotTarget {
+  std::string workload;
+  std::string hardware = "nnpi";
+  std::string env_version = "v0";
+  OptionMap env_options;
+};
+
 struct ZeroShotResult {
   std::string workload;
+  std::string hardware;
   Mapping mapping;     // the policy's greedy mapping of the workload
   bool valid = false;  // whether it fits every memory as the policy placed it
   TimeFs latency_fs = 0;
-  double speedup = 0;  // over the workload's compiler mapping (0 if invalid)
+  double speedup = 0;  // over the target's compiler mapping (0 if invalid)
   // The same mapping rectified (env/model/rectify.hpp: overflowing tensors demoted to slower
   // memories until it fits, as a compiler would), and its speedup; the mapping itself if it was
   // valid.
   Mapping rectified;
   int demotions = 0;
   double rectified_speedup = 0;
+  std::shared_ptr<const Simulator> simulator;  // the target's, as it scored the mappings
 };
 
-// The policy's greedy mapping of `workload` on `hardware`, scored as it is and rectified. Throws
-// InputError if the workload or the hardware does not load, or if the policy does not fit them
-// (another number of node features or memories).
-ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const std::string& workload,
-                                  const std::string& hardware);
+// The policy's greedy mapping of the target, scored as it is and rectified. Throws InputError if
+// the workload or the hardware does not load, or if the policy reads another number of node
+// features than the target's observation has (another env version).
+ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target);
 
 }  // namespace memplace::experiments

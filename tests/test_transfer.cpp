@@ -1,7 +1,7 @@
 // Zero-shot transfer: the population's champion is the best GNN it has scored, and its greedy
 // mapping of the training workload earns that fitness again; a policy trained on one toy places
-// another toy of a different size, scored as the simulator scores it; a policy that does not fit
-// the hardware is refused.
+// another toy of a different size, scored as the simulator scores it, and a chip with fewer
+// memories through the rank rule; a policy reading other features is refused.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -25,6 +25,15 @@ using testing::ToyProblem;
 std::unique_ptr<Env> toy_env(const ToyProblem& toy) {
   return make("memplace/single-step-v0",
               {{"workload", toy.workload.string()}, {"hardware", toy.hardware.string()}});
+}
+
+experiments::ZeroShotTarget target(std::string workload, std::string hardware,
+                                   std::string env_version = "v0") {
+  experiments::ZeroShotTarget t;
+  t.workload = std::move(workload);
+  t.hardware = std::move(hardware);
+  t.env_version = std::move(env_version);
+  return t;
 }
 
 double reward_of(Env& env, const Mapping& m) {
@@ -56,8 +65,8 @@ TEST_CASE("evolution: the champion is the best GNN scored so far, and replays it
   }
   // The champion is deterministic (greedy): placing the training workload with it zero-shot
   // scores its fitness again.
-  const experiments::ZeroShotResult again =
-      experiments::evaluate_zero_shot(evo.champion(), toy.workload.string(), toy.hardware.string());
+  const experiments::ZeroShotResult again = experiments::evaluate_zero_shot(
+      evo.champion(), target(toy.workload.string(), toy.hardware.string()));
   CHECK(reward_of(*env, again.mapping) == evo.champion_fitness());
 }
 
@@ -75,8 +84,8 @@ TEST_CASE("zero-shot: a policy trained on one toy places another, scored by the 
   // Another toy: its own graph, its own size (a subfolder, so its files do not clash).
   std::filesystem::create_directories(dir.path / "other");
   const ToyProblem other = make_toy_problem(dir.path / "other", 8);
-  const experiments::ZeroShotResult r =
-      experiments::evaluate_zero_shot(*policy, other.workload.string(), other.hardware.string());
+  const experiments::ZeroShotResult r = experiments::evaluate_zero_shot(
+      *policy, target(other.workload.string(), other.hardware.string()));
   const Simulator sim(load_workload(other.workload.string()),
                       load_hardware(other.hardware.string()));
   REQUIRE(r.mapping.size() == sim.num_tensors());
@@ -96,14 +105,45 @@ TEST_CASE("zero-shot: a policy trained on one toy places another, scored by the 
     CHECK(r.demotions > 0);
   }
 
-  // A policy over 3 memories cannot place a 2-memory chip; a workload that does not load is named.
+  // On a 2-memory chip the policy's 3-memory choices are carried over by rank: the same greedy
+  // choices, the two faster memories both FAST, the slowest SLOW.
+  const std::string two_memories = MEMPLACE_SOURCE_DIR "/tests/data/good/toy-hw.yaml";
+  const experiments::ZeroShotResult smaller =
+      experiments::evaluate_zero_shot(*policy, target(other.workload.string(), two_memories));
+  REQUIRE(smaller.mapping.size() == r.mapping.size());
+  for (std::size_t t = 0; t < r.mapping.size(); ++t)
+    CHECK(smaller.mapping[t] == (r.mapping[t] == 2 ? 1 : 0));
+  const Simulator small_sim(load_workload(other.workload.string()), load_hardware(two_memories));
+  CHECK(smaller.latency_fs == small_sim.evaluate(smaller.mapping).latency_fs);
+  CHECK(smaller.simulator->num_memories() == 2);
+
+  // Another env version has other node features; a workload that does not load is named.
+  CHECK_THROWS_WITH_AS(experiments::evaluate_zero_shot(
+                           *policy, target(other.workload.string(), other.hardware.string(), "v1")),
+                       doctest::Contains("node features"), InputError);
   CHECK_THROWS_WITH_AS(
-      experiments::evaluate_zero_shot(*policy, other.workload.string(),
-                                      MEMPLACE_SOURCE_DIR "/tests/data/good/toy-hw.yaml"),
-      doctest::Contains("3 memories"), InputError);
-  CHECK_THROWS_WITH_AS(
-      experiments::evaluate_zero_shot(*policy, "no-such-workload", other.hardware.string()),
+      experiments::evaluate_zero_shot(*policy, target("no-such-workload", other.hardware.string())),
       doctest::Contains("no-such-workload"), InputError);
+}
+
+TEST_CASE("zero-shot: memory choices carry over by rank") {
+  using experiments::transferred_memory;
+  // Same number of memories: unchanged.
+  for (std::size_t k = 0; k < 3; ++k)
+    CHECK(transferred_memory(k, 3, 3) == k);
+  // 3 -> 2: both faster memories become the fast one.
+  CHECK(transferred_memory(0, 3, 2) == 0);
+  CHECK(transferred_memory(1, 3, 2) == 0);
+  CHECK(transferred_memory(2, 3, 2) == 1);
+  // 2 -> 4: fastest stays fastest, slowest stays slowest.
+  CHECK(transferred_memory(0, 2, 4) == 0);
+  CHECK(transferred_memory(1, 2, 4) == 3);
+  // 4 -> 3: ranks kept, clipped below the slowest.
+  CHECK(transferred_memory(1, 4, 3) == 1);
+  CHECK(transferred_memory(2, 4, 3) == 1);
+  CHECK(transferred_memory(3, 4, 3) == 2);
+  // One memory: everything in it.
+  CHECK(transferred_memory(2, 3, 1) == 0);
 }
 
 }  // namespace

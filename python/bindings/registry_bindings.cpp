@@ -26,12 +26,14 @@ void bind_registry(py::module_& m) {
           d["id"] = spec.id;
           d["kind"] = spec.kind;
           d["workload"] = spec.workload.empty() ? py::object(py::none()) : py::str(spec.workload);
+          d["hardware"] = spec.hardware.empty() ? py::object(py::none()) : py::str(spec.hardware);
           d["description"] = spec.description;
           out.append(d);
         }
         return out;
       },
-      "Every registered environment: id, kind, workload (None for the generic ids), description.");
+      "Every registered environment: id, kind, workload (None for the generic ids), hardware (None "
+      "unless the id fixes it: <workload>@<hardware>), description.");
   m.def(
       "env_options",
       [](std::string_view id) {

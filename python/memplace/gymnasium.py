@@ -5,8 +5,10 @@ needs Gymnasium (Debian bookworm does not package it).
     memplace.gymnasium.register_all()
     env = gymnasium.make("memplace/sequential-resnet50-v0", order="msa")
 
-Gymnasium's ids allow one "/" (namespace/name-vN), so memplace/<kind>/<workload>-v0 is registered
-as memplace/<kind>-<workload>-v0; the generic ids keep their names (memplace/sequential-v0).
+Gymnasium's ids allow one "/" (namespace/name-vN) and no "@", so memplace/<kind>/<workload>-v0 is
+registered as memplace/<kind>-<workload>-v0 and memplace/<kind>/<workload>@<hardware>-v0 as
+memplace/<kind>-<workload>-on-<hardware>-v0; the generic ids keep their names
+(memplace/sequential-v0).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import memplace
 
 
 def gymnasium_id(env_id: str) -> str:
-    """memplace/sequential/resnet50-v0 -> memplace/sequential-resnet50-v0."""
+    """memplace/sequential/resnet50@edge-tpu-v0 -> memplace/sequential-resnet50-on-edge-tpu-v0."""
     namespace, _, rest = env_id.partition("/")
-    return namespace + "/" + rest.replace("/", "-")
+    return namespace + "/" + rest.replace("/", "-").replace("@", "-on-")
 
 
 def to_gymnasium_space(space, spaces):
