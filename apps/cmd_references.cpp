@@ -1,11 +1,15 @@
-// memplace references [WORKLOAD...]: the reference mappings of several workloads in one table
-// (the main job of `make run` until the agents land).
+// memplace references [WORKLOAD...]: the reference mappings of several workloads in one table per
+// hardware model, or (--summary) what placement can win on each workload and hardware model
+// under both cost models (docs/hardware.md).
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/hardware_summary.hpp"
 #include "apps/loading.hpp"
 #include "apps/reference_report.hpp"
 #include "apps/text_table.hpp"
+#include "env/model/hardware.hpp"
+#include "env/model/workload.hpp"
 
 namespace memplace::cli {
 
@@ -14,21 +18,49 @@ namespace {
 struct ReferencesOptions {
   std::vector<std::string> workloads = paper_workload_names();
   SimulatorSpec spec;
+  bool summary = false;
   bool json = false;
 };
 
-void run_references(const ReferencesOptions& o, Streams io) {
-  nlohmann::json doc = nlohmann::json::array();
+// "all" stands for every shipped one; anything else is kept (names or files, checked on loading).
+std::vector<std::string> expand_all(const std::vector<std::string>& given,
+                                    const std::vector<std::string>& shipped) {
+  std::vector<std::string> out;
+  for (const std::string& name : given) {
+    if (name == "all")
+      out.insert(out.end(), shipped.begin(), shipped.end());
+    else
+      out.push_back(name);
+  }
+  return out;
+}
+
+// --hardware: one model, several separated by commas, or all.
+std::vector<std::string> hardware_list(const std::string& option) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start <= option.size()) {
+    const std::size_t comma = std::min(option.find(',', start), option.size());
+    names.push_back(option.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return expand_all(names, embedded_hardware_names());
+}
+
+// One table per hardware model, with the notes on where the optimum rows come from.
+void print_references(const std::vector<std::string>& workloads, const SimulatorSpec& spec,
+                      nlohmann::json& doc, std::ostream* text) {
   TextTable table({"workload", "layers", "mapping", "latency (us)", "speedup over compiler"});
   std::string hardware;
   std::vector<std::string> notes;
-  for (const std::string& name : o.workloads) {
-    const Simulator sim = o.spec.build(name);
+  for (const std::string& name : workloads) {
+    const Simulator sim = spec.build(name);
     hardware = sim.hardware().name +
                " (memory time: " + std::string(combine_name(sim.memory_time())) + ")";
     const auto certificate = optimum::shipped_certificate(sim);
     const std::vector<ReferenceRow> rows = reference_rows(sim, certificate);
     nlohmann::json entry = {{"workload", sim.workload().name()},
+                            {"hardware", sim.hardware().name},
                             {"layers", sim.num_layers()},
                             {"references", reference_json(rows)}};
     if (certificate)
@@ -40,15 +72,36 @@ void run_references(const ReferencesOptions& o, Streams io) {
     }
     notes.push_back(optimum_note(sim, certificate));
   }
-  if (o.json) {
-    io.out << doc.dump(2) << "\n";
+  if (text == nullptr) return;
+  *text << "Reference mappings on " << hardware << "; speedup = compiler latency / latency\n\n";
+  table.print(*text);
+  *text << "\n";
+  for (const std::string& note : notes)
+    *text << note << "\n";
+}
+
+void run_references(const ReferencesOptions& o, Streams io) {
+  const std::vector<std::string> workloads = expand_all(o.workloads, embedded_workload_names());
+  const std::vector<std::string> hardware = hardware_list(o.spec.hardware);
+  if (o.summary) {
+    std::vector<HardwareSummaryRow> rows;
+    for (const std::string& w : workloads)
+      for (const std::string& h : hardware)
+        rows.push_back(summarise(w, h, o.spec));
+    if (o.json)
+      io.out << summary_json(rows).dump(2) << "\n";
+    else
+      print_summary(rows, io.out);
     return;
   }
-  io.out << "Reference mappings on " << hardware << "; speedup = compiler latency / latency\n\n";
-  table.print(io.out);
-  io.out << "\n";
-  for (const std::string& note : notes)
-    io.out << note << "\n";
+  nlohmann::json doc = nlohmann::json::array();
+  for (std::size_t h = 0; h < hardware.size(); ++h) {
+    SimulatorSpec spec = o.spec;
+    spec.hardware = hardware[h];
+    if (h > 0 && !o.json) io.out << "\n";
+    print_references(workloads, spec, doc, o.json ? nullptr : &io.out);
+  }
+  if (o.json) io.out << doc.dump(2) << "\n";
 }
 
 }  // namespace
@@ -57,11 +110,20 @@ void add_references_command(CLI::App& app, Streams io) {
   auto* cmd =
       app.add_subcommand("references",
                          "Latency and speedup of the reference mappings (all-slowest, compiler, "
-                         "optimum, capacity-free bound) for several workloads");
+                         "optimum, bounds) for several workloads and hardware models");
   auto options = std::make_shared<ReferencesOptions>();
-  cmd->add_option("workloads", options->workloads, "Workload names or files")
+  cmd->add_option("workloads", options->workloads,
+                  "Workload names or files; all: every shipped one")
       ->capture_default_str();
   options->spec.add_options(*cmd);
+  cmd->get_option("--hardware")
+      ->description(
+          "Hardware model: a shipped name or a YAML file; several separated by commas; all: every "
+          "shipped one");
+  cmd->add_flag("--summary", options->summary,
+                "One row per workload and hardware model, under both cost models: compiler and "
+                "optimum (v0), streaming-aware compiler, best known and bound (v1); --dynamics is "
+                "ignored (docs/hardware.md)");
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->callback([io, options] { run_references(*options, io); });
 }

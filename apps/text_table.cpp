@@ -14,6 +14,13 @@ bool looks_numeric(const std::string& cell) {
           (cell.size() > 1 && cell[0] == '-' && std::isdigit(static_cast<unsigned char>(cell[1]))));
 }
 
+// Characters on screen: UTF-8 continuation bytes (10xxxxxx) take no column ("—", "…").
+std::size_t display_width(const std::string& cell) {
+  return static_cast<std::size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 }  // namespace
 
 void TextTable::print(std::ostream& out) const {
@@ -23,7 +30,7 @@ void TextTable::print(std::ostream& out) const {
   std::vector<std::size_t> width(columns, 0);
   for (const auto& row : rows_) {
     for (std::size_t c = 0; c < row.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+      width[c] = std::max(width[c], display_width(row[c]));
   }
   // A column is right-aligned when every body cell in it is a number.
   std::vector<bool> numeric(columns, rows_.size() > 1);
@@ -36,7 +43,7 @@ void TextTable::print(std::ostream& out) const {
     out << '|';
     for (std::size_t c = 0; c < columns; ++c) {
       const std::string cell = c < row.size() ? row[c] : "";
-      const std::string pad(width[c] - cell.size(), ' ');
+      const std::string pad(width[c] - display_width(cell), ' ');
       out << ' ' << (numeric[c] ? pad + cell : cell + pad) << " |";
     }
     out << '\n';

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "apps/cli.hpp"
+#include "env/model/hardware.hpp"
 #include "tests/agent_harness.hpp"
 
 namespace memplace {
@@ -78,6 +79,67 @@ TEST_CASE("every file of the bad-input corpus exits 2 with its message") {
     const std::string name = entry.path().filename().string();
     if (name != "EXPECTED.txt")
       CHECK_MESSAGE(covered.count(name) == 1, name << " is not in EXPECTED.txt");
+  }
+}
+
+// One malformed copy of a shipped hardware file per rule: the value after `key:` on the
+// occurrence-th line holding it is replaced, and the error must name the file, that line and
+// the field.
+struct HardwareFault {
+  std::string key;
+  int occurrence;
+  std::string value;
+  std::string field;
+};
+
+TEST_CASE("every shipped hardware model: a malformed copy names its file, line and field") {
+  const std::vector<HardwareFault> faults = {
+      {"bandwidth_bytes_per_s", 1, "fast", "memories[0].bandwidth_bytes_per_s"},
+      {"capacity_bytes", 2, "-5", "memories[1].capacity_bytes"},
+      {"peak_macs_per_s", 1, ".nan", "compute.peak_macs_per_s"},
+      {"mac_utilisation", 1, "1.5", "compute.mac_utilisation"},
+      {"memory_time", 1, "average", "memory_time"},
+      {"lookahead", 1, "-1", "dma.lookahead"},
+      {"staging", 1, "[NOWHERE]", "dma.staging[0]"},
+      {"during_overhead", 1, "sometimes", "dma.during_overhead"},
+  };
+  testing::TempDir dir;
+  for (const std::string& name : embedded_hardware_names()) {
+    std::ifstream in(MEMPLACE_SOURCE_DIR "/workloads/hardware/" + name + ".yaml");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    REQUIRE(lines.size() > 10);
+    for (const HardwareFault& fault : faults) {
+      // The line: the occurrence-th that starts (after indentation and "- ") with the key.
+      std::size_t at = lines.size();
+      for (std::size_t i = 0, seen = 0; i < lines.size(); ++i) {
+        const std::string body = trim(lines[i]);
+        if ((body.starts_with(fault.key + ":") || body.starts_with("- " + fault.key + ":")) &&
+            ++seen == static_cast<std::size_t>(fault.occurrence)) {
+          at = i;
+          break;
+        }
+      }
+      REQUIRE_MESSAGE(at < lines.size(), name << " has no line " << fault.key);
+      std::vector<std::string> broken = lines;
+      const std::size_t key = broken[at].find(fault.key + ":");
+      broken[at] = broken[at].substr(0, key) + fault.key + ": " + fault.value;
+      const std::filesystem::path file = dir.path / (name + "-" + fault.key + ".yaml");
+      std::ofstream(file) << [&] {
+        std::string text;
+        for (const std::string& line : broken)
+          text += line + "\n";
+        return text;
+      }();
+      CAPTURE(file);
+      const Run r = run({"info", "mobilenet-v2", "--hardware", file.string()});
+      CHECK(r.code == cli::kExitBadInput);
+      CHECK(r.out.empty());
+      const std::string where = file.filename().string() + ":" + std::to_string(at + 1) + ": ";
+      CHECK_MESSAGE(r.err.find(where + fault.field + ":") != std::string::npos, r.err);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
   }
 }
 
@@ -298,6 +360,38 @@ TEST_CASE("train refuses unknown agents, hyperparameters and env options by name
   const Run env = run({"train", "--agent", "sa", "--env", "sequential", "--out", out});
   CHECK(env.code == 2);
   CHECK(env.err.find("runs on single-step") != std::string::npos);
+}
+
+TEST_CASE("transfer: a policy trained on nnpi places a small workload on other hardware") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "transfer").string();
+  // edge-tpu has 2 memories (the policy's 3 carried over by rank), tpu-v4i 3.
+  const Run r = run({"transfer", "--agent", "ea", "--train", "mobilenet-v2", "--to", "mobilenet-v2",
+                     "--to-hardware", "edge-tpu,tpu-v4i", "--budget", "300", "-p", "hidden=16",
+                     "--threads", "1", "--out", out, "-q"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  std::ifstream csv(dir.path / "transfer" / "transfer.csv");
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(csv, line);)
+    rows.push_back(line);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1].starts_with("mobilenet-v2,nnpi,trained on,"));
+  CHECK(rows[2].starts_with("mobilenet-v2,edge-tpu,zero-shot,"));
+  CHECK(rows[3].starts_with("mobilenet-v2,tpu-v4i,zero-shot,"));
+  CHECK(r.out.find("| mobilenet-v2 | edge-tpu | zero-shot |") != std::string::npos);
+  // Every placement replays on its own hardware with the latency recorded in it.
+  for (const char* hardware : {"nnpi", "edge-tpu", "tpu-v4i"}) {
+    const std::string file = out + "/mobilenet-v2@" + hardware + "-mapping.yaml";
+    const Run replay = run({"evaluate", "mobilenet-v2", file});
+    CHECK_MESSAGE(replay.code == 0, hardware << ": " << replay.err);
+    CHECK(replay.out.find("reproduced exactly") != std::string::npos);
+  }
+  // A hardware model that does not load is refused before any training.
+  const Run bad = run({"transfer", "--agent", "ea", "--to-hardware", "tpu-v9", "--budget", "300",
+                       "--out", (dir.path / "bad").string(), "-q"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("tpu-v9") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir.path / "bad"));
 }
 
 }  // namespace

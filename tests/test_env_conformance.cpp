@@ -5,6 +5,7 @@
 #include <string>
 
 #include "env/checker.hpp"
+#include "env/model/hardware.hpp"
 #include "env/registry.hpp"
 
 namespace memplace {
@@ -51,6 +52,28 @@ TEST_CASE("conformance: every single-step id with a shipped workload") {
 
 TEST_CASE("conformance: every sequential id with a shipped workload") {
   check_registered("sequential");
+}
+
+TEST_CASE("conformance: every shipped hardware model, on one workload under both versions") {
+  const std::vector<std::string> shipped = embedded_hardware_names();
+  CHECK(shipped.size() >= 4);
+  for (const std::string& name : shipped) {
+    CAPTURE(name);
+    // The shipped text and the file in the source tree load to the same valid model, and it
+    // survives a round trip through YAML.
+    const Hardware hw = load_hardware(name);
+    CHECK(hw == Hardware::load(MEMPLACE_SOURCE_DIR "/workloads/hardware/" + name + ".yaml"));
+    CHECK_NOTHROW(hw.validate(name));
+    CHECK(Hardware::from_yaml(hw.to_yaml(), name) == hw);
+    for (const char* family : {"single-step", "sequential"})
+      for (const char* version : {"v0", "v1"}) {
+        const std::string suffix = name == kDefaultHardware ? "" : "@" + name;
+        const std::string id =
+            std::string("memplace/") + family + "/mobilenet-v2" + suffix + "-" + version;
+        check_conforms(id, {}, 1);
+        CHECK(make(id)->options().at("hardware") == name);
+      }
+  }
 }
 
 TEST_CASE("conformance: the generic ids with workload and hardware files") {

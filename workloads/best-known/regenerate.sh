@@ -9,10 +9,14 @@
 # against the better of them and of its own runs. Run from the repository root after `make build`
 # (about 6 minutes on 2 cores), then rebuild: the files are compiled into the library.
 #
-#   workloads/best-known/regenerate.sh [path/to/memplace] [jobs]
+#   workloads/best-known/regenerate.sh [path/to/memplace] [jobs] [hardware...]
+#
+# The hardware models default to every shipped one (name some to add a new model's mappings
+# without searching the others again).
 set -euo pipefail
 memplace=${1:-build/default/apps/memplace}
 jobs=${2:-2}
+shift $(($# < 2 ? $# : 2))
 out=workloads/best-known
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -47,7 +51,7 @@ search() {
 export -f search latency
 export memplace work out
 tasks=()
-for hardware in $(names hardware); do
+for hardware in ${@:-$(names hardware)}; do
   for workload in $(names workloads); do
     tasks+=("$workload $hardware")
   done

@@ -5,20 +5,22 @@
 # core, then rebuild (the certificates are compiled into the library) and run the tests, which
 # re-check every certificate against its model.
 #
-#   workloads/optimum/regenerate.sh [path/to/memplace] [jobs]
+#   workloads/optimum/regenerate.sh [path/to/memplace] [jobs] [hardware...]
 #
-# `jobs` solves run at once (default 1). A solve stopped by its time limit depends on the speed of
-# the machine; a proven optimum does not.
+# `jobs` solves run at once (default 1); the hardware models default to every shipped one (name
+# some to add a new model's certificates without re-solving the others). A solve stopped by its
+# time limit depends on the speed of the machine; a proven optimum does not.
 set -euo pipefail
 memplace=${1:-build/default/apps/memplace}
 jobs=${2:-1}
+shift $(($# < 2 ? $# : 2))
 out=workloads/optimum
 names() {  # the shipped workloads or hardware models, from `memplace list --json`
   "$memplace" list --json | /usr/bin/python3 -c \
     "import json, sys; print(' '.join(x['name'] for x in json.load(sys.stdin)['$1']))"
 }
 tasks=()
-for hardware in $(names hardware); do
+for hardware in ${@:-$(names hardware)}; do
   for rule in max sum; do
     for workload in $(names workloads); do
       tasks+=("$workload $hardware $rule")

@@ -1,0 +1,102 @@
+#include "apps/hardware_summary.hpp"
+
+#include <algorithm>
+
+#include "apps/text_table.hpp"
+#include "env/model/references.hpp"
+#include "env/optimum/best_known.hpp"
+#include "env/optimum/certificate.hpp"
+#include "env/optimum/streaming_bound.hpp"
+
+namespace memplace::cli {
+
+namespace {
+
+std::string us(TimeFs t) {
+  return format_fixed(to_microseconds(t), 2);
+}
+
+std::string times(TimeFs compiler, TimeFs t) {
+  return format_fixed(speedup(compiler, t), 4);
+}
+
+// The optimum's cell: its latency and speedup when proven; between the bound and the best
+// known mapping when the solver stopped first.
+std::string optimum_cell(const HardwareSummaryRow& r) {
+  if (!r.v0_optimum_fs) return "—";
+  if (*r.v0_optimum_fs == *r.v0_optimum_bound_fs)
+    return us(*r.v0_optimum_fs) + " (" + times(r.v0_compiler_fs, *r.v0_optimum_fs) + ")";
+  return us(*r.v0_optimum_bound_fs) + "…" + us(*r.v0_optimum_fs) + " (" +
+         times(r.v0_compiler_fs, *r.v0_optimum_fs) + "…" +
+         times(r.v0_compiler_fs, *r.v0_optimum_bound_fs) + ")";
+}
+
+}  // namespace
+
+HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,
+                             const SimulatorSpec& spec) {
+  SimulatorSpec pinned = spec, streaming = spec;
+  pinned.hardware = streaming.hardware = hardware;
+  pinned.dynamics = "pinned";
+  streaming.dynamics = "streaming";
+  HardwareSummaryRow row;
+  const Simulator v0 = pinned.build(workload);
+  row.workload = v0.workload().name();
+  row.hardware = v0.hardware().name;
+  std::int64_t on_chip = 0;
+  for (std::size_t m = 0; m < v0.hardware().slowest(); ++m)
+    on_chip += v0.hardware().memories[m].capacity_bytes;
+  row.weights_per_on_chip = on_chip > 0 ? static_cast<double>(v0.workload().total_weight_bytes()) /
+                                              static_cast<double>(on_chip)
+                                        : 0;
+  row.v0_compiler_fs = reference_latencies(v0).compiler_fs;
+  if (const auto c = optimum::shipped_certificate(v0)) {
+    row.v0_optimum_fs = c->latency_fs;
+    row.v0_optimum_bound_fs = c->proven() ? c->latency_fs : c->bound_fs;
+  }
+  const Simulator v1 = streaming.build(workload);
+  const ReferenceLatencies r1 = reference_latencies(v1);
+  row.v1_compiler_fs = r1.compiler_fs;
+  if (const auto known = optimum::best_shipped_mapping(v1))
+    row.v1_best_known_fs = known->latency_fs;
+  row.v1_bound_fs = std::max(r1.lower_bound_fs, optimum::streaming_bound_fs(v1));
+  return row;
+}
+
+void print_summary(const std::vector<HardwareSummaryRow>& rows, std::ostream& out) {
+  TextTable table({"workload", "hardware", "weights / on-chip", "v0 compiler (us)",
+                   "v0 optimum (us, speedup)", "v1 compiler (us)", "v1 best known (us, speedup)",
+                   "v1 bound (us, speedup)"});
+  for (const HardwareSummaryRow& r : rows) {
+    table.add_row({r.workload, r.hardware, format_fixed(r.weights_per_on_chip, 2) + "x",
+                   us(r.v0_compiler_fs), optimum_cell(r), us(r.v1_compiler_fs),
+                   r.v1_best_known_fs ? us(*r.v1_best_known_fs) + " (" +
+                                            times(r.v1_compiler_fs, *r.v1_best_known_fs) + ")"
+                                      : "—",
+                   us(r.v1_bound_fs) + " (" + times(r.v1_compiler_fs, r.v1_bound_fs) + ")"});
+  }
+  table.print(out);
+}
+
+nlohmann::json summary_json(const std::vector<HardwareSummaryRow>& rows) {
+  nlohmann::json doc = nlohmann::json::array();
+  auto optional_fs = [](const std::optional<TimeFs>& t) {
+    return t ? nlohmann::json(*t) : nlohmann::json(nullptr);
+  };
+  for (const HardwareSummaryRow& r : rows) {
+    doc.push_back({{"workload", r.workload},
+                   {"hardware", r.hardware},
+                   {"weights_per_on_chip", r.weights_per_on_chip},
+                   {"v0",
+                    {{"compiler_fs", r.v0_compiler_fs},
+                     {"optimum_fs", optional_fs(r.v0_optimum_fs)},
+                     {"optimum_bound_fs", optional_fs(r.v0_optimum_bound_fs)}}},
+                   {"v1",
+                    {{"compiler_fs", r.v1_compiler_fs},
+                     {"best_known_fs", optional_fs(r.v1_best_known_fs)},
+                     {"bound_fs", r.v1_bound_fs}}}});
+  }
+  return doc;
+}
+
+}  // namespace memplace::cli
