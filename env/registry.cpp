@@ -106,7 +106,7 @@ std::vector<EnvSpec> registered_envs() {
       const bool fixed = h != kDefaultHardware;
       for (const std::string& w : embedded_workload_names())
         specs.push_back({fixed_id(f, w, h), f.kind, w, fixed ? h : "",
-                         f.description + " on " + w + (fixed ? " @ " + h : "")});
+                         f.description + " on " + w + " (" + h + ")"});
     }
   }
   return specs;

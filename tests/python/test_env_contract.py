@@ -77,11 +77,17 @@ class ContractTest(unittest.TestCase):
         self.assertEqual(problems, [], f"{env_id} {options}")
 
     def test_every_registered_env(self):
-        ids = memplace.list_envs()
-        self.assertGreaterEqual(len(ids), 2 * len(memplace.paper_workloads()) + 2)
-        for env_id in ids:
-            with self.subTest(env=env_id):
-                self.assert_conforms(env_id)
+        specs = memplace.env_specs()
+        self.assertGreaterEqual(len(specs), 2 * len(memplace.paper_workloads()) + 2)
+        self.assertEqual([s["id"] for s in specs], memplace.list_envs())
+        # Every id on the default hardware; on the other models (the same code on other
+        # numbers), one small workload each.
+        checked = [s for s in specs if s["hardware"] is None or s["workload"] == "mobilenet-v2"]
+        self.assertEqual({s["hardware"] for s in checked} - {None},
+                         set(memplace.list_hardware()) - {"nnpi"})
+        for spec in checked:
+            with self.subTest(env=spec["id"]):
+                self.assert_conforms(spec["id"])
 
     def test_generic_ids_with_workload_and_hardware_files(self):
         chain, toy_hw = os.path.join(DATA, "chain.yaml"), os.path.join(DATA, "toy-hw.yaml")

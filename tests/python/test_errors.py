@@ -112,6 +112,9 @@ class GymnasiumTest(unittest.TestCase):
             self.assertIn(match["version"], ("0", "1"))
         self.assertIn("memplace/sequential-resnet50-v0", ids)
         self.assertIn("memplace/sequential-resnet50-v1", ids)
+        self.assertIn("memplace/single-step-bert-base-on-edge-tpu-v1", ids)
+        _, on_edge = gym.registry["memplace/single-step-bert-base-on-edge-tpu-v1"]
+        self.assertEqual(on_edge, {"memplace_id": "memplace/single-step/bert-base@edge-tpu-v1"})
         entry_point, kwargs = gym.registry["memplace/single-step-resnet50-v0"]
         env = entry_point(**kwargs, invalid="rectify")
         obs, _ = env.reset(seed=3)
