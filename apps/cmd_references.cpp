@@ -10,6 +10,7 @@
 #include "apps/text_table.hpp"
 #include "env/model/hardware.hpp"
 #include "env/model/workload.hpp"
+#include "env/registry.hpp"
 
 namespace memplace::cli {
 
@@ -35,7 +36,7 @@ std::vector<std::string> expand_all(const std::vector<std::string>& given,
   return out;
 }
 
-// --hardware: one model, several separated by commas, or all.
+// --hardware: one model, several separated by commas, or all (the default model first).
 std::vector<std::string> hardware_list(const std::string& option) {
   std::vector<std::string> names;
   std::size_t start = 0;
@@ -44,7 +45,10 @@ std::vector<std::string> hardware_list(const std::string& option) {
     names.push_back(option.substr(start, comma - start));
     start = comma + 1;
   }
-  return expand_all(names, embedded_hardware_names());
+  std::vector<std::string> shipped = {std::string(kDefaultHardware)};
+  for (const std::string& h : embedded_hardware_names())
+    if (h != kDefaultHardware) shipped.push_back(h);
+  return expand_all(names, shipped);
 }
 
 // One table per hardware model, with the notes on where the optimum rows come from.
@@ -85,8 +89,8 @@ void run_references(const ReferencesOptions& o, Streams io) {
   const std::vector<std::string> hardware = hardware_list(o.spec.hardware);
   if (o.summary) {
     std::vector<HardwareSummaryRow> rows;
-    for (const std::string& w : workloads)
-      for (const std::string& h : hardware)
+    for (const std::string& h : hardware)
+      for (const std::string& w : workloads)
         rows.push_back(summarise(w, h, o.spec));
     if (o.json)
       io.out << summary_json(rows).dump(2) << "\n";

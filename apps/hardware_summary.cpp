@@ -68,7 +68,8 @@ void print_summary(const std::vector<HardwareSummaryRow>& rows, std::ostream& ou
                    "v0 optimum (us, speedup)", "v1 compiler (us)", "v1 best known (us, speedup)",
                    "v1 bound (us, speedup)"});
   for (const HardwareSummaryRow& r : rows) {
-    table.add_row({r.workload, r.hardware, format_fixed(r.weights_per_on_chip, 2) + "x",
+    table.add_row({r.workload, r.hardware,
+                   format_fixed(r.weights_per_on_chip, r.weights_per_on_chip < 0.1 ? 3 : 2) + "x",
                    us(r.v0_compiler_fs), optimum_cell(r), us(r.v1_compiler_fs),
                    r.v1_best_known_fs ? us(*r.v1_best_known_fs) + " (" +
                                             times(r.v1_compiler_fs, *r.v1_best_known_fs) + ")"
