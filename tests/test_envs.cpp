@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
+#include "env/model/hardware.hpp"
+#include "env/model/workload.hpp"
 #include "env/placement_context.hpp"
 #include "env/portable_math.hpp"
 #include "env/registry.hpp"
@@ -390,9 +393,44 @@ TEST_CASE("registry: unknown ids and bad options are InputErrors that name them"
                        doctest::Contains("the id fixes the workload to resnet50, got "
                                          "workload=bert-base"),
                        InputError);
+  // An id with @<hardware> fixes the hardware too, and names a shipped model.
+  CHECK_THROWS_WITH_AS(make("memplace/sequential/resnet50@edge-tpu-v0", {{"hardware", "nnpi"}}),
+                       doctest::Contains("the id fixes the hardware to edge-tpu, got "
+                                         "hardware=nnpi"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50@tpu-v9-v1"),
+                       doctest::Contains("no shipped hardware model 'tpu-v9'"), InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet5@tpu-v4i-v1"),
+                       doctest::Contains("<workload>[@<hardware>]"), InputError);
+  // The default hardware named explicitly is the same environment as its short id.
+  CHECK(make("memplace/sequential/resnet50@nnpi-v0", {{"hardware", "nnpi"}})->options() ==
+        make("memplace/sequential/resnet50-v0")->options());
   // Sequential options are not single-step options.
   CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50-v0", {{"order", "msa"}}),
                        doctest::Contains("unknown option 'order'"), InputError);
+}
+
+TEST_CASE("registry: one id per family, workload and hardware model, each naming what it fixes") {
+  const std::vector<EnvSpec> specs = registered_envs();
+  const std::size_t workloads = embedded_workload_names().size();
+  const std::size_t hardware = embedded_hardware_names().size();
+  CHECK(specs.size() == env_families().size() * (1 + workloads * hardware));
+  std::set<std::string> ids;
+  for (const EnvSpec& spec : specs) {
+    CAPTURE(spec.id);
+    CHECK(ids.insert(spec.id).second);
+    std::set<std::string> options;
+    for (const OptionSpec& o : env_option_specs(spec.id))
+      options.insert(o.name);
+    CHECK(options.count("workload") == (spec.workload.empty() ? 1 : 0));
+    CHECK(options.count("hardware") == (spec.hardware.empty() ? 1 : 0));
+    // The default hardware keeps the short ids; the others are named after an @.
+    CHECK(spec.hardware != kDefaultHardware);
+    const bool at = spec.id.find('@') != std::string::npos;
+    CHECK(at == !spec.hardware.empty());
+    if (at)
+      CHECK(spec.id.find("/" + spec.workload + "@" + spec.hardware + "-v") != std::string::npos);
+  }
 }
 
 TEST_CASE("registry: options() round-trips and names every option") {
