@@ -15,20 +15,24 @@
 namespace memplace {
 namespace {
 
-Simulator shipped(const std::string& workload, Dynamics dynamics) {
+Simulator shipped(const std::string& workload, Dynamics dynamics,
+                  const std::string& hardware = "nnpi") {
   SimulatorOptions options;
   options.dynamics = dynamics;
-  return Simulator(load_workload(workload), load_hardware("nnpi"), options);
+  return Simulator(load_workload(workload), load_hardware(hardware), options);
 }
 
 TEST_CASE("best known: every shipped file is a valid mapping that reproduces its recorded result") {
-  REQUIRE(embedded_best_known().size() == embedded_workload_names().size());
+  // One per shipped workload and hardware model.
+  REQUIRE(embedded_best_known().size() ==
+          embedded_workload_names().size() * embedded_hardware_names().size());
   for (const EmbeddedFile& file : embedded_best_known()) {
     const std::string origin = "workloads/best-known/" + std::string(file.name) + ".yaml";
     CAPTURE(origin);
     const MappingHeader header = read_mapping_header(file.text, origin);
     CHECK(header.dynamics == Dynamics::streaming);
-    const Simulator sim = shipped(header.workload, Dynamics::streaming);
+    CHECK(std::string(file.name) == header.workload + "." + header.hardware);
+    const Simulator sim = shipped(header.workload, Dynamics::streaming, header.hardware);
     REQUIRE(header.scored_like(sim));
     const MappingFile parsed = parse_mapping(file.text, origin, sim);
     REQUIRE(parsed.recorded);
