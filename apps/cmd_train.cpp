@@ -20,8 +20,7 @@ struct TrainCommandOptions {
   std::string config_file;
   std::string out;
   std::string resume;
-  std::vector<std::string> hyperparameters;  // name=value
-  std::vector<std::string> env_options;      // name=value
+  RunAssignments assignments;  // -p and -o, name=value
   bool quiet = false;
 };
 
@@ -76,9 +75,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (cmd.count("--seed")) config.seed = o.config.seed;
     if (cmd.count("--threads")) config.threads = o.config.threads;
     if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
-    apply_hyperparameters(o.hyperparameters, config);
-    for (const std::string& a : o.env_options)
-      parse_option_assignment(a, config.env_options);
+    o.assignments.apply(config);
     out = o.out.empty() ? "runs/" + config.agent + "-" +
                               std::filesystem::path(config.workload).stem().string() + "-s" +
                               std::to_string(config.seed)
@@ -113,11 +110,7 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (masked rollouts)")
       ->capture_default_str();
-  cmd->add_option("--env-version", o->config.env_version,
-                  "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
-      ->check(CLI::IsMember({"v0", "v1"}))
-      ->capture_default_str();
-  add_run_options(*cmd, o->config, o->hyperparameters);
+  add_run_options(*cmd, o->config, o->assignments);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
@@ -126,8 +119,6 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--config", o->config_file,
                   "A train config YAML (a run's config.yaml reruns it); options given here win");
   cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint");
-  cmd->add_option("-o,--option", o->env_options,
-                  "A single-step env option as name=value, e.g. -o invalid=rectify");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o, cmd] { run_train(*o, *cmd, io); });
 }

@@ -28,7 +28,7 @@ struct TransferCommandOptions {
   agents::TrainConfig config;
   std::vector<std::string> targets;
   std::vector<std::string> to_hardware;
-  std::vector<std::string> hyperparameters;
+  RunAssignments assignments;
   std::string out;
   bool quiet = false;
 };
@@ -66,7 +66,7 @@ experiments::WorkloadReference target_reference(const experiments::ZeroShotTarge
 
 void run_transfer(TransferCommandOptions& o, Streams io) {
   agents::TrainConfig config = o.config;
-  apply_hyperparameters(o.hyperparameters, config);
+  o.assignments.apply(config);
   std::vector<std::string> workloads = {config.workload};
   if (o.targets.empty()) {
     for (const std::string& w : paper_workload_names())
@@ -170,7 +170,7 @@ void add_transfer_command(CLI::App& app, Streams io) {
                   "Hardware models to place them on too (comma-separated shipped names or files; "
                   "the training hardware is always one)")
       ->delimiter(',');
-  add_run_options(*cmd, o->config, o->hyperparameters);
+  add_run_options(*cmd, o->config, o->assignments);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o] { run_transfer(*o, io); });

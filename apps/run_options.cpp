@@ -4,9 +4,12 @@
 
 namespace memplace::cli {
 
-void add_run_options(CLI::App& cmd, agents::TrainConfig& config,
-                     std::vector<std::string>& hyperparameters) {
+void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments) {
   cmd.add_option("--hardware", config.hardware, "A shipped hardware model or a YAML file")
+      ->capture_default_str();
+  cmd.add_option("--env-version", config.env_version,
+                 "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
+      ->check(CLI::IsMember({"v0", "v1"}))
       ->capture_default_str();
   cmd.add_option("--budget", config.budget, "Simulator evaluations to spend")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
@@ -15,14 +18,17 @@ void add_run_options(CLI::App& cmd, agents::TrainConfig& config,
   cmd.add_option("--threads", config.threads, "Threads (0: every core); never changes results")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  cmd.add_option("-p,--param", hyperparameters,
+  cmd.add_option("-p,--param", assignments.hyperparameters,
                  "An agent hyperparameter as name=value (repeatable; docs/agents.md)");
+  cmd.add_option("-o,--option", assignments.env_options,
+                 "A single-step env option as name=value, e.g. -o invalid=rectify");
 }
 
-void apply_hyperparameters(const std::vector<std::string>& assignments,
-                           agents::TrainConfig& config) {
-  for (const std::string& a : assignments)
+void RunAssignments::apply(agents::TrainConfig& config) const {
+  for (const std::string& a : hyperparameters)
     parse_option_assignment(a, config.hyperparameters);
+  for (const std::string& a : env_options)
+    parse_option_assignment(a, config.env_options);
 }
 
 }  // namespace memplace::cli

@@ -9,11 +9,14 @@
 
 namespace memplace::cli {
 
-// --hardware, --budget, --seed, --threads and -p/--param (hyperparameters as name=value, parsed
-// into the config by apply_hyperparameters).
-void add_run_options(CLI::App& cmd, agents::TrainConfig& config,
-                     std::vector<std::string>& hyperparameters);
-void apply_hyperparameters(const std::vector<std::string>& assignments,
-                           agents::TrainConfig& config);
+// The name=value assignments of a run's command line, parsed into its config by apply().
+struct RunAssignments {
+  std::vector<std::string> hyperparameters;  // -p/--param: the agent's (docs/agents.md)
+  std::vector<std::string> env_options;      // -o/--option: the single-step env's
+  void apply(agents::TrainConfig& config) const;
+};
+
+// --hardware, --env-version, --budget, --seed, --threads, -p/--param and -o/--option.
+void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments);
 
 }  // namespace memplace::cli

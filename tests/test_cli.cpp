@@ -365,10 +365,28 @@ TEST_CASE("train refuses unknown agents, hyperparameters and env options by name
 TEST_CASE("transfer: a policy trained on nnpi places a small workload on other hardware") {
   testing::TempDir dir;
   const std::string out = (dir.path / "transfer").string();
-  // edge-tpu has 2 memories (the policy's 3 carried over by rank), tpu-v4i 3.
-  const Run r = run({"transfer", "--agent", "ea", "--train", "mobilenet-v2", "--to", "mobilenet-v2",
-                     "--to-hardware", "edge-tpu,tpu-v4i", "--budget", "300", "-p", "hidden=16",
-                     "--threads", "1", "--out", out, "-q"});
+  // edge-tpu has 2 memories (the policy's 3 carried over by rank), tpu-v4i 3; under the
+  // streaming dynamics (v1), as the table runs.
+  const Run r = run({"transfer",
+                     "--agent",
+                     "ea",
+                     "--train",
+                     "mobilenet-v2",
+                     "--to",
+                     "mobilenet-v2",
+                     "--to-hardware",
+                     "edge-tpu,tpu-v4i",
+                     "--env-version",
+                     "v1",
+                     "--budget",
+                     "300",
+                     "-p",
+                     "hidden=16",
+                     "--threads",
+                     "1",
+                     "--out",
+                     out,
+                     "-q"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   std::ifstream csv(dir.path / "transfer" / "transfer.csv");
   std::vector<std::string> rows;
@@ -379,10 +397,11 @@ TEST_CASE("transfer: a policy trained on nnpi places a small workload on other h
   CHECK(rows[2].starts_with("mobilenet-v2,edge-tpu,zero-shot,"));
   CHECK(rows[3].starts_with("mobilenet-v2,tpu-v4i,zero-shot,"));
   CHECK(r.out.find("| mobilenet-v2 | edge-tpu | zero-shot |") != std::string::npos);
+  CHECK(r.out.find("trained on mobilenet-v2 @ nnpi (v1)") != std::string::npos);
   // Every placement replays on its own hardware with the latency recorded in it.
   for (const char* hardware : {"nnpi", "edge-tpu", "tpu-v4i"}) {
     const std::string file = out + "/mobilenet-v2@" + hardware + "-mapping.yaml";
-    const Run replay = run({"evaluate", "mobilenet-v2", file});
+    const Run replay = run({"evaluate", "mobilenet-v2", file, "--dynamics", "streaming"});
     CHECK_MESSAGE(replay.code == 0, hardware << ": " << replay.err);
     CHECK(replay.out.find("reproduced exactly") != std::string::npos);
   }
