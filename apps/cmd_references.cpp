@@ -8,6 +8,7 @@
 #include "apps/loading.hpp"
 #include "apps/reference_report.hpp"
 #include "apps/text_table.hpp"
+#include "env/errors.hpp"
 #include "env/model/hardware.hpp"
 #include "env/model/workload.hpp"
 #include "env/registry.hpp"
@@ -87,6 +88,13 @@ void print_references(const std::vector<std::string>& workloads, const Simulator
 void run_references(const ReferencesOptions& o, Streams io) {
   const std::vector<std::string> workloads = expand_all(o.workloads, embedded_workload_names());
   const std::vector<std::string> hardware = hardware_list(o.spec.hardware);
+  // Every name is checked before anything is printed.
+  for (const std::string& h : hardware) {
+    if (h.empty()) throw InputError("--hardware: an empty name in '" + o.spec.hardware + "'");
+    (void)load_hardware(h);
+  }
+  for (const std::string& w : workloads)
+    (void)load_workload(w);
   if (o.summary) {
     std::vector<HardwareSummaryRow> rows;
     for (const std::string& h : hardware)

@@ -23,6 +23,9 @@ expect 2 info tests/data/bad/binary-garbage.yaml
 expect 2 info tests/data/bad/cycle.yaml
 expect 2 evaluate tests/data/good/chain.yaml tests/data/bad/map-wrong-length.yaml
 expect 2 no-such-command
+expect 0 references all --hardware all --summary
+expect 2 references resnet50 --hardware nnpi,tpu-v9
+expect 2 check memplace/single-step/resnet50@tpu-v9-v0
 expect 2 info /nonexistent/path.yaml
 expect 2 table --seeds 0 -q
 expect 2 table /nonexistent/table.yaml -q

@@ -151,6 +151,14 @@ TEST_CASE("bad arguments exit 2") {
   const Run missing = run({"info", "no-such-workload"});
   CHECK(missing.code == cli::kExitBadInput);
   CHECK(missing.err.find("no-such-workload: no such workload file") != std::string::npos);
+  // references checks every hardware model and workload before printing anything.
+  const Run partly = run({"references", "resnet50", "--hardware", "nnpi,tpu-v9"});
+  CHECK(partly.code == cli::kExitBadInput);
+  CHECK(partly.out.empty());
+  CHECK(partly.err.find("tpu-v9: no such hardware file") != std::string::npos);
+  const Run empty = run({"references", "resnet50", "--hardware", "nnpi,", "--summary"});
+  CHECK(empty.code == cli::kExitBadInput);
+  CHECK(empty.err.find("--hardware: an empty name in 'nnpi,'") != std::string::npos);
   CHECK(run({"--help"}).code == cli::kExitOk);
   CHECK(run({"info", "--help"}).out.find("--memory-time") != std::string::npos);
 }
