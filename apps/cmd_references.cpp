@@ -11,7 +11,6 @@
 #include "env/errors.hpp"
 #include "env/model/hardware.hpp"
 #include "env/model/workload.hpp"
-#include "env/registry.hpp"
 
 namespace memplace::cli {
 
@@ -46,10 +45,7 @@ std::vector<std::string> hardware_list(const std::string& option) {
     names.push_back(option.substr(start, comma - start));
     start = comma + 1;
   }
-  std::vector<std::string> shipped = {std::string(kDefaultHardware)};
-  for (const std::string& h : embedded_hardware_names())
-    if (h != kDefaultHardware) shipped.push_back(h);
-  return expand_all(names, shipped);
+  return expand_all(names, embedded_hardware_names());
 }
 
 // One table per hardware model, with the notes on where the optimum rows come from.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "env/model/hardware.hpp"
 #include "env/yaml_input.hpp"
 
 namespace memplace {
@@ -9,7 +10,10 @@ namespace memplace {
 std::vector<OptionSpec> common_option_specs() {
   return {
       {"workload", "resnet50", {}, "a shipped workload name or a workload YAML file"},
-      {"hardware", "nnpi", {}, "a shipped hardware model name or a hardware YAML file"},
+      {"hardware",
+       std::string(kDefaultHardware),
+       {},
+       "a shipped hardware model name or a hardware YAML file"},
       {"memory_time",
        "hardware",
        {"hardware", "max", "sum"},

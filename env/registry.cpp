@@ -51,14 +51,6 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The shipped hardware models, the default first (the order `memplace list` shows the ids in).
-std::vector<std::string> hardware_in_id_order() {
-  std::vector<std::string> names = {std::string(kDefaultHardware)};
-  for (const std::string& h : embedded_hardware_names())
-    if (h != kDefaultHardware) names.push_back(h);
-  return names;
-}
-
 // "a|b" of the distinct values, in order.
 std::string alternatives(std::string (*field)(const EnvFamily&)) {
   std::vector<std::string> seen;
@@ -102,7 +94,7 @@ std::vector<EnvSpec> registered_envs() {
   for (const EnvFamily& f : env_families()) {
     specs.push_back(
         {generic_id(f), f.kind, "", "", f.description + "; any workload and hardware by option"});
-    for (const std::string& h : hardware_in_id_order()) {
+    for (const std::string& h : embedded_hardware_names()) {
       const bool fixed = h != kDefaultHardware;
       for (const std::string& w : embedded_workload_names())
         specs.push_back({fixed_id(f, w, h), f.kind, w, fixed ? h : "",

@@ -27,6 +27,7 @@
 
 #include "env/env.hpp"
 #include "env/env_options.hpp"
+#include "env/model/hardware.hpp"
 #include "env/placement_context.hpp"
 
 namespace memplace {
@@ -54,9 +55,6 @@ struct EnvSpec {
   std::string hardware;  // empty unless the id fixes the hardware (<workload>@<hardware>)
   std::string description;
 };
-
-// The hardware model the ids without @<hardware> use.
-inline constexpr std::string_view kDefaultHardware = "nnpi";
 
 std::vector<EnvSpec> registered_envs();
 // The options an id accepts, with defaults and allowed values.

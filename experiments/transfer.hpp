@@ -11,6 +11,7 @@
 
 #include "agents/nn/gnn.hpp"
 #include "env/env_options.hpp"
+#include "env/model/hardware.hpp"
 #include "env/model/mapping.hpp"
 #include "env/model/simulator.hpp"
 #include "env/model/time.hpp"
@@ -28,7 +29,7 @@ std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
 // env version and the single-step env's options (memory_time, v1's lookahead).
 struct ZeroShotTarget {
   std::string workload;
-  std::string hardware = "nnpi";
+  std::string hardware = std::string(kDefaultHardware);
   std::string env_version = "v0";
   OptionMap env_options;
 };

@@ -212,7 +212,10 @@ Hardware load_hardware(std::string_view name_or_path) {
 }
 
 std::vector<std::string> embedded_hardware_names() {
-  return embedded_names(embedded_hardware());
+  std::vector<std::string> names = embedded_names(embedded_hardware());
+  std::stable_partition(names.begin(), names.end(),
+                        [](const std::string& name) { return name == kDefaultHardware; });
+  return names;
 }
 
 }  // namespace memplace

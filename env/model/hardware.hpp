@@ -67,8 +67,12 @@ struct Hardware {
   friend bool operator==(const Hardware&, const Hardware&) = default;
 };
 
+// The hardware model used when none is named (the EGRL paper's chip).
+inline constexpr std::string_view kDefaultHardware = "nnpi";
+
 // Finds a hardware model by name among the embedded ones ("nnpi") or, failing that, as a path.
-Hardware load_hardware(std::string_view name_or_path = "nnpi");
+Hardware load_hardware(std::string_view name_or_path = kDefaultHardware);
+// The shipped models' names, the default first, then by name.
 std::vector<std::string> embedded_hardware_names();
 
 }  // namespace memplace
