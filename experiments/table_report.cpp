@@ -258,7 +258,7 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
                            std::size_t missing, std::span<const WorkloadReference> references) {
   std::ostringstream out;
   out << "# Baseline table\n\n"
-      << "Best speedup over memplace's compiler heuristic (simulated; not the NNP-I compiler), "
+      << "Best speedup over memplace's compiler heuristic (simulated; not a vendor's compiler), "
       << "mean ± standard deviation over " << config.seeds << " seed"
       << (config.seeds == 1 ? "" : "s") << "; " << config.budget
       << " simulator evaluations per run; hardware " << config.hardware

@@ -123,7 +123,9 @@ def main(folder):
             run = os.path.join(folder, "runs", f"{match[1]}-{workload}-s{match[2]}")
             layers = re.findall(r"weight: (\w+), activation: (\w+)",
                                 open(os.path.join(run, "best_mapping.yaml")).read())
-            legend = [t.text for t in svg.findall("svg:text", NS)][-3:]
+            # The legend (one name per memory, any number of memories) follows the x-axis title.
+            texts = [t.text for t in svg.findall("svg:text", NS)]
+            legend = texts[texts.index("layers in schedule order") + 1:]
             rows = svg.findall("svg:g[@class='row']", NS)
             weights = [legend[int(c)] for c in rows[0].get("data-cells").split()]
             activations = [legend[int(c)] for c in rows[1].get("data-cells").split()]
