@@ -1,7 +1,5 @@
 #include "apps/hardware_summary.hpp"
 
-#include <algorithm>
-
 #include "apps/text_table.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/best_known.hpp"
@@ -36,7 +34,7 @@ std::string optimum_cell(const HardwareSummaryRow& r) {
 HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,
                              const SimulatorSpec& spec) {
   SimulatorSpec pinned = spec, streaming = spec;
-  pinned.hardware = streaming.hardware = hardware;
+  pinned.hardware = hardware;
   pinned.dynamics = "pinned";
   streaming.dynamics = "streaming";
   HardwareSummaryRow row;
@@ -54,12 +52,12 @@ HardwareSummaryRow summarise(const std::string& workload, const std::string& har
     row.v0_optimum_fs = c->latency_fs;
     row.v0_optimum_bound_fs = c->proven() ? c->latency_fs : c->bound_fs;
   }
-  const Simulator v1 = streaming.build(workload);
+  const Simulator v1 = streaming.build(v0.workload(), v0.hardware());
   const ReferenceLatencies r1 = reference_latencies(v1);
   row.v1_compiler_fs = r1.compiler_fs;
   if (const auto known = optimum::best_shipped_mapping(v1))
     row.v1_best_known_fs = known->latency_fs;
-  row.v1_bound_fs = std::max(r1.lower_bound_fs, optimum::streaming_bound_fs(v1));
+  row.v1_bound_fs = optimum::tightest_streaming_bound_fs(v1, r1.lower_bound_fs);
   return row;
 }
 

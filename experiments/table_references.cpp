@@ -1,7 +1,5 @@
 #include "experiments/table_references.hpp"
 
-#include <algorithm>
-
 #include "env/model/rectify.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/best_known.hpp"
@@ -48,7 +46,7 @@ std::vector<WorkloadReference> workload_references(const TableConfig& config) {
     }
     if (sim.dynamics() == Dynamics::streaming)
       ref.bound_speedup =
-          speedup(r.compiler_fs, std::max(r.lower_bound_fs, optimum::streaming_bound_fs(sim)));
+          speedup(r.compiler_fs, optimum::tightest_streaming_bound_fs(sim, r.lower_bound_fs));
     if (const auto known = optimum::best_shipped_mapping(sim)) {
       ref.best_known_speedup = speedup(r.compiler_fs, known->latency_fs);
       ref.best_known_source = known->source;

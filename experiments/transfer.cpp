@@ -38,13 +38,11 @@ ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTa
   ZeroShotResult r;
   r.workload = target.workload;
   r.hardware = target.hardware;
-  Mapping chosen(sim.num_tensors(), 0);
-  nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), config.memories, chosen);
-  r.mapping.resize(chosen.size());
-  std::transform(chosen.begin(), chosen.end(), r.mapping.begin(), [&](auto k) {
-    return static_cast<Mapping::value_type>(
-        transferred_memory(k, config.memories, sim.num_memories()));
-  });
+  // The policy's choices over its own memories, then carried over to the target's.
+  r.mapping.assign(sim.num_tensors(), 0);
+  nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), config.memories, r.mapping);
+  for (MemoryIndex& m : r.mapping)
+    m = static_cast<MemoryIndex>(transferred_memory(m, config.memories, sim.num_memories()));
   const std::vector<std::int64_t> action(r.mapping.begin(), r.mapping.end());
   const StepResult step = env->step(action);
   r.valid = step.info.valid;

@@ -1,5 +1,6 @@
 #include "env/optimum/streaming_bound.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -276,6 +277,10 @@ TimeFs streaming_bound_fs(const Simulator& sim) {
 TimeFs streaming_bound_fs(const Simulator& sim, std::span<const MemoryIndex> mapping) {
   sim.check_mapping(mapping);
   return bound(sim, mapping);
+}
+
+TimeFs tightest_streaming_bound_fs(const Simulator& sim, TimeFs reference_bound_fs) {
+  return std::max(reference_bound_fs, streaming_bound_fs(sim));
 }
 
 }  // namespace memplace::optimum
