@@ -1,5 +1,5 @@
 // The agent interface: an agent proposes whole mappings and learns from how they scored. The
-// trainer (agents/trainer.hpp) owns everything else — the evaluation budget, the seed, the
+// trainer (agents/training/trainer.hpp) owns everything else — the evaluation budget, the seed, the
 // clock, the run folder and the checkpoints — so every agent is compared on the same terms.
 //
 // An agent's life is a loop of propose() and learn() calls. Between a learn() and the next
@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "agents/nn/gnn.hpp"
-#include "agents/process_group.hpp"
-#include "agents/state_archive.hpp"
+#include "base/process_group.hpp"
+#include "base/state_archive.hpp"
 #include "env/env.hpp"
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/observation.hpp"
 #include "env/placement_context.hpp"
 
@@ -38,17 +38,21 @@ struct Outcome {
 // Everything an agent is built from.
 struct AgentSetup {
   std::shared_ptr<const PlacementContext> context;  // simulator, compiler reference
-  Observation observation;  // the single-step environment's observation after reset
-  std::uint64_t seed = 0;
+  Observation observation;   // the single-step environment's observation after reset
+  std::uint64_t seed = 0;    // of the run; an agent derives its streams from it (derive_seed)
   std::uint64_t budget = 0;  // evaluations the trainer will grant in all
   int threads = 1;           // for the agent's own parallel work (results never depend on it)
-  // The job's ranks, each running this same agent (agents/trainer.hpp): an agent may share its
-  // own batch work over them (ea and egrl: the population's forward passes), gathering the
+  // The job's ranks, each running this same agent (agents/training/trainer.hpp): an agent may share
+  // its own batch work over them (ea and egrl: the population's forward passes), gathering the
   // results in a fixed order so that they never depend on the ranks either.
   ProcessGroup* ranks = &single_process();
   std::string env = "single-step";  // how to build mappings (sequential: masked rollouts)
   OptionMap hyperparameters;        // resolved against the agent's specs (agents/registry.hpp)
 };
+
+// The label of the learner's seed under the run's seed (derive_seed) in agents whose learner is
+// not their only random stream (egrl beside its population, ppo beside its sampling generator).
+inline constexpr std::uint64_t kLearnerSeedStream = 3;
 
 class Agent {
  public:

@@ -1,18 +1,34 @@
 // The agents by name, each with its documented hyperparameters (name, default, help), in the way
 // environments are registered (env/registry.hpp). docs/agents.md describes each one.
+//
+// An agent is one file that defines `AgentInfo <name>_agent()` (agents/search/random_agent.cpp is
+// the shortest) and one line in agents/agent_list.cpp; `memplace list`, `memplace train --agent`,
+// the table's default rows and the shared agent conformance test pick it up from there
+// (docs/agents.md, "Adding an agent").
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/agent.hpp"
-#include "env/env_options.hpp"
+#include "agents/hyperparameters.hpp"
+#include "base/options.hpp"
 
 namespace memplace::agents {
+
+// What an agent that searches for the best mapping claims on small problems: with this budget and
+// these hyperparameters it finds the optimum of every toy problem of the shared conformance test
+// (12 tensors on 3 memories, brute-forced) from every seed it tries. Agents that sample at
+// random, or whose aim is a policy rather than the best mapping, claim nothing.
+struct ToyOptimumClaim {
+  std::uint64_t budget = 0;
+  OptionMap hyperparameters;
+};
 
 struct AgentInfo {
   std::string name;
@@ -20,26 +36,14 @@ struct AgentInfo {
   std::vector<std::string> envs;            // the --env values it supports, the default first
   std::vector<OptionSpec> hyperparameters;  // defaults as text; checked when the agent is made
   std::function<std::unique_ptr<Agent>(const AgentSetup&)> make;
+  std::optional<ToyOptimumClaim> toy_optimum = std::nullopt;
 };
 
+// Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.
 const std::vector<AgentInfo>& agent_registry();
+std::vector<std::string> registered_agent_names();
 // Throws InputError listing the known agents.
 const AgentInfo& find_agent(std::string_view name);
 std::unique_ptr<Agent> make_agent(std::string_view name, const AgentSetup& setup);
-
-// Typed access to resolved hyperparameters; InputError names the agent and the hyperparameter.
-class Hyperparameters {
- public:
-  Hyperparameters(std::string agent, const OptionMap& values)
-      : agent_(std::move(agent)), values_(values) {}
-  double number(std::string_view name, double min, double max) const;
-  std::int64_t integer(std::string_view name, std::int64_t min, std::int64_t max) const;
-  bool flag(std::string_view name) const;
-  const std::string& text(std::string_view name) const;
-
- private:
-  std::string agent_;
-  const OptionMap& values_;
-};
 
 }  // namespace memplace::agents

@@ -6,19 +6,19 @@
 
 #include "agents/nn/gemm.hpp"
 #include "apps/commands.hpp"
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 
 namespace memplace::cli {
 namespace {
 
 // In a job of several ranks, a scale-out command (table, train) starts with an agreement on its
-// arguments (agents::run_agreed in run_table and run_train). A rank whose command line did not
+// arguments (run_agreed in run_table and run_train). A rank whose command line did not
 // parse, or that printed the help instead, joins that agreement with an error, so that the ranks
 // running the command stop with it instead of waiting for it in their next collective.
-void tell_the_other_ranks(agents::ProcessGroup& ranks, bool scales_out, const std::string& why) {
+void tell_the_other_ranks(ProcessGroup& ranks, bool scales_out, const std::string& why) {
   if (ranks.size() == 1 || !scales_out) return;
   try {
-    agents::run_agreed(ranks, agents::OnRanks::every, [&] { throw InputError(why); });
+    run_agreed(ranks, OnRanks::every, [&] { throw InputError(why); });
   } catch (const InputError&) {
     // This rank reports its own error.
   }
@@ -27,7 +27,7 @@ void tell_the_other_ranks(agents::ProcessGroup& ranks, bool scales_out, const st
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-            agents::ProcessGroup& ranks) {
+            ProcessGroup& ranks) {
   const bool scales_out = !args.empty() && (args[0] == "table" || args[0] == "train");
   if (ranks.size() > 1 && !scales_out && !ranks.leader()) return kExitOk;
   CLI::App app{

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/process_group.hpp"
+#include "base/process_group.hpp"
 
 namespace memplace::cli {
 
@@ -27,6 +27,6 @@ class Interrupted : public std::runtime_error {
 // ranks, `table` and `train` share their work out over `ranks`; the other commands run on rank 0
 // alone (the others return at once).
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-            agents::ProcessGroup& ranks = agents::single_process());
+            ProcessGroup& ranks = single_process());
 
 }  // namespace memplace::cli

@@ -5,9 +5,9 @@
 
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
+#include "base/yaml_input.hpp"
 #include "env/checker.hpp"
 #include "env/registry.hpp"
-#include "env/yaml_input.hpp"
 
 namespace memplace::cli {
 

@@ -4,11 +4,11 @@
 #include <stdexcept>
 
 #include "apps/commands.hpp"
-#include "apps/loading.hpp"
 #include "apps/text_table.hpp"
+#include "base/yaml_input.hpp"
 #include "env/model/mapping_io.hpp"
+#include "env/model/model_spec.hpp"
 #include "env/model/references.hpp"
-#include "env/yaml_input.hpp"
 
 namespace memplace::cli {
 
@@ -28,13 +28,11 @@ struct EvaluateOptions {
 void run_evaluate(const EvaluateOptions& o, Streams io) {
   const std::string text = YamlInput::read_file(o.mapping_path);
   const MappingHeader header = read_mapping_header(text, o.mapping_path);
-  SimulatorSpec spec;
-  // Score under the rule the recorded result was made with, unless told otherwise.
-  spec.memory_time = o.memory_time.empty() && header.memory_time
-                         ? std::string(combine_name(*header.memory_time))
-                         : o.memory_time;
-  spec.dynamics = o.dynamics.empty() ? std::string(dynamics_name(header.dynamics)) : o.dynamics;
-  spec.lookahead = o.lookahead ? o.lookahead : header.lookahead;
+  // Score under the model the recorded result was made with, unless told otherwise.
+  ModelSpec model;
+  model.memory_time = o.memory_time.empty() ? header.memory_time : combine_from_name(o.memory_time);
+  model.dynamics = o.dynamics.empty() ? header.dynamics : *dynamics_from_name(o.dynamics);
+  model.lookahead = o.lookahead ? o.lookahead : header.lookahead;
   Hardware hardware;
   if (!o.hardware.empty()) {
     hardware = load_hardware(o.hardware);
@@ -51,7 +49,7 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
                                            std::string(e.what()) + " (--hardware FILE loads it)"));
     }
   }
-  const Simulator sim = spec.build(load_workload(o.workload), std::move(hardware));
+  const Simulator sim = model.build(load_workload(o.workload), std::move(hardware));
   const MappingFile file = parse_mapping(text, o.mapping_path, sim);
   const Evaluation eval = sim.evaluate(file.mapping);
   const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;

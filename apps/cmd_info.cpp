@@ -2,8 +2,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
-#include "apps/loading.hpp"
 #include "apps/reference_report.hpp"
 #include "apps/text_table.hpp"
 
@@ -13,15 +13,17 @@ namespace {
 
 struct InfoOptions {
   std::string workload = "resnet50";
-  SimulatorSpec spec;
+  ModelSpec model;
   bool json = false;
 };
 
 void run_info(const InfoOptions& o, Streams io) {
-  const Simulator sim = o.spec.build(o.workload);
+  ModelSpec model = o.model;
+  model.workload = o.workload;
+  const Simulator sim = model.build();
   const Workload& w = sim.workload();
-  const auto certificate = optimum::shipped_certificate(sim);
-  const std::vector<ReferenceRow> refs = reference_rows(sim, certificate);
+  const optimum::Headroom headroom = optimum::headroom(sim);
+  const std::vector<ReferenceRow> refs = reference_rows(headroom, sim);
   std::map<std::string, std::size_t> ops;
   for (const Layer& l : w.layers())
     ++ops[std::string(op_name(l.op))];
@@ -42,7 +44,8 @@ void run_info(const InfoOptions& o, Streams io) {
         {"ops", ops},
         {"references", reference_json(refs)},
     };
-    if (certificate) doc["optimum_status"] = std::string(optimum::status_name(certificate->status));
+    if (const auto& c = headroom.certificate)
+      doc["optimum_status"] = std::string(optimum::status_name(c->status));
     io.out << doc.dump(2) << "\n";
     return;
   }
@@ -70,7 +73,7 @@ void run_info(const InfoOptions& o, Streams io) {
         {r.name, format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 4)});
   }
   table.print(io.out);
-  io.out << "\n" << optimum_note(sim, certificate) << "\n";
+  io.out << "\n" << optimum_note(sim, headroom.certificate) << "\n";
 }
 
 }  // namespace
@@ -80,7 +83,7 @@ void add_info_command(CLI::App& app, Streams io) {
   auto options = std::make_shared<InfoOptions>();
   cmd->add_option("workload", options->workload, "A shipped workload name or a workload YAML file")
       ->capture_default_str();
-  options->spec.add_options(*cmd);
+  add_model_options(*cmd, options->model);
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->callback([io, options] { run_info(*options, io); });
 }

@@ -5,8 +5,8 @@
 #include "agents/registry.hpp"
 #include "apps/commands.hpp"
 #include "apps/text_table.hpp"
-#include "env/model/hardware.hpp"
-#include "env/model/workload.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"
 
 namespace memplace::cli {

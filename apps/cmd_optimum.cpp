@@ -6,12 +6,12 @@
 #include <stdexcept>
 
 #include "apps/cli.hpp"
+#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
-#include "apps/loading.hpp"
 #include "apps/progress.hpp"
 #include "apps/stop_signals.hpp"
 #include "apps/text_table.hpp"
-#include "env/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
 
@@ -21,7 +21,7 @@ namespace {
 
 struct OptimumCommandOptions {
   std::string workload;
-  SimulatorSpec spec;
+  ModelSpec model;  // its workload: the argument
   optimum::SolverOptions solver;
   std::string out;  // default: runs/optimum/<workload>.<hardware>.<rule>.yaml
   bool json = false;
@@ -149,7 +149,9 @@ void print_solution(const Simulator& sim, const optimum::Solution& s,
 }
 
 void run_optimum(const OptimumCommandOptions& o, Streams io) {
-  const Simulator sim = o.spec.build(o.workload);
+  ModelSpec model = o.model;
+  model.workload = o.workload;
+  const Simulator sim = model.build();
   const std::string out =
       o.out.empty() ? "runs/optimum/" + optimum::certificate_name(sim) + ".yaml" : o.out;
   check_writable(out, o.out.empty());
@@ -207,7 +209,7 @@ void add_optimum_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<OptimumCommandOptions>();
   cmd->add_option("workload", o->workload, "A shipped workload name or a workload YAML file")
       ->required();
-  o->spec.add_options(*cmd, /*with_dynamics=*/false);  // the MIP is of cost model v0
+  add_model_options(*cmd, o->model, /*with_dynamics=*/false);  // the MIP is of cost model v0
   cmd->add_option("--time-limit", o->solver.time_limit_s,
                   "Wall-clock seconds; then the best mapping found and a certified bound")
       ->check(kPositiveSeconds)

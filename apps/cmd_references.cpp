@@ -3,14 +3,14 @@
 // under both cost models (docs/hardware.md).
 #include <nlohmann/json.hpp>
 
+#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
 #include "apps/hardware_summary.hpp"
-#include "apps/loading.hpp"
 #include "apps/reference_report.hpp"
 #include "apps/text_table.hpp"
-#include "env/errors.hpp"
-#include "env/model/hardware.hpp"
-#include "env/model/workload.hpp"
+#include "base/errors.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/workload.hpp"
 
 namespace memplace::cli {
 
@@ -18,7 +18,7 @@ namespace {
 
 struct ReferencesOptions {
   std::vector<std::string> workloads = paper_workload_names();
-  SimulatorSpec spec;
+  ModelSpec model;  // its workload: each of `workloads`
   bool summary = false;
   bool json = false;
 };
@@ -49,17 +49,19 @@ std::vector<std::string> hardware_list(const std::string& option) {
 }
 
 // One table per hardware model, with the notes on where the optimum rows come from.
-void print_references(const std::vector<std::string>& workloads, const SimulatorSpec& spec,
+void print_references(const std::vector<std::string>& workloads, ModelSpec model,
                       nlohmann::json& doc, std::ostream* text) {
   TextTable table({"workload", "layers", "mapping", "latency (us)", "speedup over compiler"});
   std::string hardware;
   std::vector<std::string> notes;
   for (const std::string& name : workloads) {
-    const Simulator sim = spec.build(name);
+    model.workload = name;
+    const Simulator sim = model.build();
     hardware = sim.hardware().name +
                " (memory time: " + std::string(combine_name(sim.memory_time())) + ")";
-    const auto certificate = optimum::shipped_certificate(sim);
-    const std::vector<ReferenceRow> rows = reference_rows(sim, certificate);
+    const optimum::Headroom headroom = optimum::headroom(sim);
+    const auto& certificate = headroom.certificate;
+    const std::vector<ReferenceRow> rows = reference_rows(headroom, sim);
     nlohmann::json entry = {{"workload", sim.workload().name()},
                             {"hardware", sim.hardware().name},
                             {"layers", sim.num_layers()},
@@ -83,10 +85,10 @@ void print_references(const std::vector<std::string>& workloads, const Simulator
 
 void run_references(const ReferencesOptions& o, Streams io) {
   const std::vector<std::string> workloads = expand_all(o.workloads, embedded_workload_names());
-  const std::vector<std::string> hardware = hardware_list(o.spec.hardware);
+  const std::vector<std::string> hardware = hardware_list(o.model.hardware);
   // Every name is checked before anything is printed.
   for (const std::string& h : hardware) {
-    if (h.empty()) throw InputError("--hardware: an empty name in '" + o.spec.hardware + "'");
+    if (h.empty()) throw InputError("--hardware: an empty name in '" + o.model.hardware + "'");
     (void)load_hardware(h);
   }
   for (const std::string& w : workloads)
@@ -95,7 +97,7 @@ void run_references(const ReferencesOptions& o, Streams io) {
     std::vector<HardwareSummaryRow> rows;
     for (const std::string& h : hardware)
       for (const std::string& w : workloads)
-        rows.push_back(summarise(w, h, o.spec));
+        rows.push_back(summarise(w, h, o.model));
     if (o.json)
       io.out << summary_json(rows).dump(2) << "\n";
     else
@@ -104,10 +106,10 @@ void run_references(const ReferencesOptions& o, Streams io) {
   }
   nlohmann::json doc = nlohmann::json::array();
   for (std::size_t h = 0; h < hardware.size(); ++h) {
-    SimulatorSpec spec = o.spec;
-    spec.hardware = hardware[h];
+    ModelSpec model = o.model;
+    model.hardware = hardware[h];
     if (h > 0 && !o.json) io.out << "\n";
-    print_references(workloads, spec, doc, o.json ? nullptr : &io.out);
+    print_references(workloads, model, doc, o.json ? nullptr : &io.out);
   }
   if (o.json) io.out << doc.dump(2) << "\n";
 }
@@ -123,7 +125,7 @@ void add_references_command(CLI::App& app, Streams io) {
   cmd->add_option("workloads", options->workloads,
                   "Workload names or files; all: every shipped one")
       ->capture_default_str();
-  options->spec.add_options(*cmd);
+  add_model_options(*cmd, options->model);
   cmd->get_option("--hardware")
       ->description(
           "Hardware model: a shipped name or a YAML file; several separated by commas; all: every "

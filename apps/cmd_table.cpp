@@ -9,7 +9,8 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/stop_signals.hpp"
-#include "env/atomic_file.hpp"
+#include "base/atomic_file.hpp"
+#include "base/number_format.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
@@ -31,20 +32,10 @@ struct TableCommandOptions {
   bool quiet = false;
 };
 
-std::string duration(double seconds) {
-  const auto total = static_cast<long long>(seconds + 0.5);
-  char text[32];
-  if (total >= 3600)
-    std::snprintf(text, sizeof text, "%lldh%02lldm", total / 3600, total / 60 % 60);
-  else
-    std::snprintf(text, sizeof text, "%lldm%02llds", total / 60, total % 60);
-  return text;
-}
-
 void run_table(const TableCommandOptions& o, Streams io) {
   experiments::TableConfig config;
   // The ranks' first agreement (apps/cli.cpp): each has read its arguments.
-  agents::run_agreed(io.ranks, agents::OnRanks::every, [&] {
+  run_agreed(io.ranks, OnRanks::every, [&] {
     if (!o.config_file.empty()) config = experiments::TableConfig::load(o.config_file);
     // Options on the command line override the config file.
     if (!o.agents.empty()) config.agents = o.agents;
@@ -52,7 +43,7 @@ void run_table(const TableCommandOptions& o, Streams io) {
     if (o.seeds > 0) config.seeds = o.seeds;
     if (o.budget > 0) config.budget = o.budget;
     if (o.jobs >= 0) config.jobs = o.jobs;
-    if (!o.env_version.empty()) config.env_version = o.env_version;
+    if (!o.env_version.empty()) config.set_env_version(parse_version(o.env_version));
   });
   experiments::TableRunner runner(std::move(config), o.out, io.ranks);
   const experiments::TableConfig& c = runner.config();
@@ -78,8 +69,8 @@ void run_table(const TableCommandOptions& o, Streams io) {
         if (p.ranks > 1)
           io.err << "rank 0 of " << p.ranks << ": " << p.share_done << " of its " << p.share_total
                  << " runs, ";
-        io.err << duration(p.wall_seconds) << " elapsed"
-               << (p.share_done < p.share_total ? ", about " + duration(eta) + " left" : "")
+        io.err << format_duration(p.wall_seconds) << " elapsed"
+               << (p.share_done < p.share_total ? ", about " + format_duration(eta) + " left" : "")
                << ")\n";
       },
       [] { return stop_requested(); });

@@ -1,16 +1,17 @@
 // memplace train: one agent on one workload for a budget of evaluations, into a run folder
-// (agents/trainer.hpp); --resume continues an interrupted run exactly.
+// (agents/training/trainer.hpp); --resume continues an interrupted run exactly.
 #include <cstdio>
 #include <filesystem>
 
 #include "agents/registry.hpp"
-#include "agents/run_folder.hpp"
-#include "agents/trainer.hpp"
+#include "agents/training/run_folder.hpp"
+#include "agents/training/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
 #include "apps/run_options.hpp"
-#include "env/env_options.hpp"
+#include "base/number_format.hpp"
+#include "base/options.hpp"
 
 namespace memplace::cli {
 namespace {
@@ -24,29 +25,24 @@ struct TrainCommandOptions {
   bool quiet = false;
 };
 
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
-
 void print_summary(const agents::Trainer& trainer, const agents::TrainResult& result,
                    std::ostream& out) {
   const agents::TrainConfig& c = trainer.config();
-  out << "agent " << c.agent << " on " << c.workload << " (seed " << c.seed
-      << "): " << result.evaluations << " evaluations in " << fixed(result.wall_seconds, 1)
-      << " s (proposing " << fixed(result.proposing_seconds, 2) << " s, scoring "
-      << fixed(result.scoring_seconds, 2) << " s, learning " << fixed(result.learning_seconds, 2)
-      << " s)\n";
+  out << "agent " << c.agent << " on " << c.model.workload << " (seed " << c.seed
+      << "): " << result.evaluations << " evaluations in " << format_fixed(result.wall_seconds, 1)
+      << " s (proposing " << format_fixed(result.proposing_seconds, 2) << " s, scoring "
+      << format_fixed(result.scoring_seconds, 2) << " s, learning "
+      << format_fixed(result.learning_seconds, 2) << " s)\n";
   if (result.best_mapping) {
-    out << "best speedup over the compiler: " << fixed(result.best_speedup, 4) << "x (latency "
-        << fixed(static_cast<double>(result.best_latency_fs) * 1e-9, 2) << " us)\n";
+    out << "best speedup over the compiler: " << format_fixed(result.best_speedup, 4)
+        << "x (latency " << format_fixed(static_cast<double>(result.best_latency_fs) * 1e-9, 2)
+        << " us)\n";
   } else {
     out << "no valid mapping found\n";
   }
   out << "run folder: " << trainer.run_dir().string() << "\n";
   if (result.best_mapping)
-    out << "replay: memplace evaluate " << c.workload << " "
+    out << "replay: memplace evaluate " << c.model.workload << " "
         << agents::RunFolder{trainer.run_dir()}.best_mapping().string() << "\n";
 }
 
@@ -55,7 +51,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
   agents::TrainConfig config;
   std::string out;
   // The ranks' first agreement (apps/cli.cpp): each has read its arguments.
-  agents::run_agreed(io.ranks, agents::OnRanks::every, [&] {
+  run_agreed(io.ranks, OnRanks::every, [&] {
     if (!o.resume.empty()) {
       if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
               cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
@@ -67,17 +63,17 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (!o.config_file.empty()) config = agents::TrainConfig::load(o.config_file);
     // Options on the command line override the config file.
     if (cmd.count("--agent")) config.agent = o.config.agent;
-    if (cmd.count("--workload")) config.workload = o.config.workload;
-    if (cmd.count("--hardware")) config.hardware = o.config.hardware;
+    if (cmd.count("--workload")) config.model.workload = o.config.model.workload;
+    if (cmd.count("--hardware")) config.model.hardware = o.config.model.hardware;
     if (cmd.count("--env")) config.env = o.config.env;
-    if (cmd.count("--env-version")) config.env_version = o.config.env_version;
+    if (cmd.count("--env-version")) config.set_env_version(o.config.env_version);
     if (cmd.count("--budget")) config.budget = o.config.budget;
     if (cmd.count("--seed")) config.seed = o.config.seed;
     if (cmd.count("--threads")) config.threads = o.config.threads;
     if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
     o.assignments.apply(config);
     out = o.out.empty() ? "runs/" + config.agent + "-" +
-                              std::filesystem::path(config.workload).stem().string() + "-s" +
+                              std::filesystem::path(config.model.workload).stem().string() + "-s" +
                               std::to_string(config.seed)
                         : o.out;
   });
@@ -105,7 +101,8 @@ void add_train_command(CLI::App& app, Streams io) {
   for (const auto& info : agents::agent_registry())
     agents += (agents.empty() ? "" : ", ") + info.name;
   cmd->add_option("--agent", o->config.agent, "The agent: " + agents)->capture_default_str();
-  cmd->add_option("--workload", o->config.workload, "A shipped workload or a workload YAML file")
+  cmd->add_option("--workload", o->config.model.workload,
+                  "A shipped workload or a workload YAML file")
       ->capture_default_str();
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (masked rollouts)")

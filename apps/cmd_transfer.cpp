@@ -6,16 +6,17 @@
 #include <filesystem>
 #include <sstream>
 
-#include "agents/gnn_file.hpp"
-#include "agents/trainer.hpp"
+#include "agents/nn/gnn_file.hpp"
+#include "agents/training/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
 #include "apps/run_options.hpp"
-#include "env/atomic_file.hpp"
-#include "env/env_options.hpp"
+#include "base/atomic_file.hpp"
+#include "base/number_format.hpp"
+#include "base/options.hpp"
+#include "env/model/inputs/workload.hpp"
 #include "env/model/mapping_io.hpp"
-#include "env/model/workload.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/transfer.hpp"
 
@@ -33,53 +34,41 @@ struct TransferCommandOptions {
   bool quiet = false;
 };
 
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
-
 // The targets: every workload (the trained one first) on every hardware model (the trained one
 // first), as the training run's env version and options score them.
 std::vector<experiments::ZeroShotTarget> zero_shot_targets(
     const agents::TrainConfig& config, const std::vector<std::string>& workloads,
     const std::vector<std::string>& hardware) {
-  std::vector<std::string> chips = {config.hardware};
+  std::vector<std::string> chips = {config.model.hardware};
   for (const std::string& h : hardware)
     if (std::find(chips.begin(), chips.end(), h) == chips.end()) chips.push_back(h);
   std::vector<experiments::ZeroShotTarget> targets;
   for (const std::string& chip : chips)
-    for (const std::string& w : workloads)
-      targets.push_back({w, chip, config.env_version, config.env_options});
+    for (const std::string& w : workloads) {
+      experiments::ZeroShotTarget target = config;
+      target.model.workload = w;
+      target.model.hardware = chip;
+      targets.push_back(std::move(target));
+    }
   return targets;
-}
-
-// The target's references (compiler = 1): the proven optimum or the best known, and the bound.
-experiments::WorkloadReference target_reference(const experiments::ZeroShotTarget& target) {
-  experiments::TableConfig table;
-  table.workloads = {target.workload};
-  table.hardware = target.hardware;
-  table.env_version = target.env_version;
-  table.env_options = target.env_options;
-  return experiments::workload_references(table).front();
 }
 
 void run_transfer(TransferCommandOptions& o, Streams io) {
   agents::TrainConfig config = o.config;
   o.assignments.apply(config);
-  std::vector<std::string> workloads = {config.workload};
+  std::vector<std::string> workloads = {config.model.workload};
   if (o.targets.empty()) {
     for (const std::string& w : paper_workload_names())
-      if (w != config.workload) workloads.push_back(w);
+      if (w != config.model.workload) workloads.push_back(w);
   } else {
     for (const std::string& w : o.targets)
-      if (w != config.workload) workloads.push_back(w);
+      if (w != config.model.workload) workloads.push_back(w);
   }
   const std::vector<experiments::ZeroShotTarget> targets =
       zero_shot_targets(config, workloads, o.to_hardware);
   const fs::path out = o.out.empty() ? fs::path("runs/transfer-" + config.agent + "-" +
-                                                fs::path(config.workload).stem().string() + "-s" +
-                                                std::to_string(config.seed))
+                                                fs::path(config.model.workload).stem().string() +
+                                                "-s" + std::to_string(config.seed))
                                      : fs::path(o.out);
   // Everything is checked before training: every target must load, and the agent must have a GNN
   // policy to transfer.
@@ -103,11 +92,12 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
   std::ostringstream md, csv;
   md << "# Zero-shot transfer\n\n"
      << "The GNN policy of " << config.agent << " (seed " << config.seed << "), trained on "
-     << config.workload << " @ " << config.hardware << " (" << config.env_version << ") for "
-     << result.evaluations
+     << config.model.workload << " @ " << config.model.hardware << " ("
+     << version_name(config.env_version) << ") for " << result.evaluations
      << " evaluations, places each workload with one forward pass (its greedy mapping), without "
         "retraining. Speedups are simulated, over each target's compiler heuristic ("
-     << (config.env_version == "v1" ? "the streaming-aware one" : "the pinned greedy")
+     << (config.model.dynamics == Dynamics::streaming ? "the streaming-aware one"
+                                                      : "the pinned greedy")
      << "); beside them the target's references: the optimum (or the best known mapping) and "
         "the bound no mapping beats (docs/hardware.md). An invalid mapping overflows a memory; "
         "rectified, its overflowing tensors are demoted to slower memories until it fits, as a "
@@ -121,30 +111,33 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
          "reference_speedup,reference_proven,bound_speedup\n";
   for (const experiments::ZeroShotTarget& target : targets) {
     const experiments::ZeroShotResult r = experiments::evaluate_zero_shot(*policy, target);
-    const experiments::WorkloadReference ref = target_reference(target);
+    // The target's references (compiler = 1): the proven optimum or the best known, the bound.
+    const experiments::WorkloadReference ref = experiments::workload_reference(target.model);
     const double reference = experiments::attainable_speedup(ref, 0);
-    const bool trained_on =
-        target.workload == config.workload && target.hardware == config.hardware;
+    const bool trained_on = target.model.workload == config.model.workload &&
+                            target.model.hardware == config.model.hardware;
     const std::string role = trained_on ? "trained on" : "zero-shot";
     const std::string workload = fs::path(r.workload).stem().string();
     const std::string hardware = fs::path(r.hardware).stem().string();
-    const std::string latency = fixed(static_cast<double>(r.latency_fs) * 1e-9, 2);
+    const std::string latency = format_fixed(static_cast<double>(r.latency_fs) * 1e-9, 2);
     md << "| " << workload << " | " << hardware << " | " << role << " | "
-       << (r.valid ? "yes" : "no") << " | " << (r.valid ? fixed(r.speedup, 4) : "—") << " | "
-       << latency << " | " << r.demotions << " | " << fixed(r.rectified_speedup, 4) << " | "
-       << (reference > 0 ? fixed(reference, 4) + (ref.optimum_proven ? " (optimum)" : "") : "—")
-       << " | " << fixed(ref.bound_speedup, 4) << " |\n";
+       << (r.valid ? "yes" : "no") << " | " << (r.valid ? format_fixed(r.speedup, 4) : "—") << " | "
+       << latency << " | " << r.demotions << " | " << format_fixed(r.rectified_speedup, 4) << " | "
+       << (reference > 0 ? format_fixed(reference, 4) + (ref.optimum_proven ? " (optimum)" : "")
+                         : "—")
+       << " | " << format_fixed(ref.bound_speedup, 4) << " |\n";
     csv << r.workload << "," << r.hardware << "," << role << "," << (r.valid ? "true" : "false")
-        << "," << fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
-        << fixed(r.rectified_speedup, 9) << "," << fixed(reference, 9) << ","
-        << (ref.optimum_proven ? "true" : "false") << "," << fixed(ref.bound_speedup, 9) << "\n";
+        << "," << format_fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
+        << format_fixed(r.rectified_speedup, 9) << "," << format_fixed(reference, 9) << ","
+        << (ref.optimum_proven ? "true" : "false") << "," << format_fixed(ref.bound_speedup, 9)
+        << "\n";
     const std::string file = workload + (targets.size() > workloads.size() ? "@" + hardware : "");
     save_mapping(out / (file + "-mapping.yaml"), *r.simulator, r.mapping,
                  RecordedResult{r.latency_fs, r.valid});
   }
   if (result.best_mapping)
-    md << "\nFor comparison, the best mapping the training run found on " << config.workload << ": "
-       << fixed(result.best_speedup, 4) << "x.\n";
+    md << "\nFor comparison, the best mapping the training run found on " << config.model.workload
+       << ": " << format_fixed(result.best_speedup, 4) << "x.\n";
   write_file_atomically(out / "transfer.md", md.str());
   write_file_atomically(out / "transfer.csv", csv.str());
   io.out << md.str() << "\nfolder: " << out.string()
@@ -161,7 +154,8 @@ void add_transfer_command(CLI::App& app, Streams io) {
   o->config.agent = "egrl";
   cmd->add_option("--agent", o->config.agent, "An agent with a GNN policy: egrl, ea, ppo, sac")
       ->capture_default_str();
-  cmd->add_option("--train", o->config.workload, "The workload to train on")->capture_default_str();
+  cmd->add_option("--train", o->config.model.workload, "The workload to train on")
+      ->capture_default_str();
   cmd->add_option("--to", o->targets,
                   "Workloads to place zero-shot (comma-separated; default: the other paper "
                   "workloads of resnet50, resnet101, bert-base)")

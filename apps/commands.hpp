@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
-#include "agents/process_group.hpp"
+#include "base/process_group.hpp"
 
 namespace memplace::cli {
 
@@ -12,7 +12,7 @@ struct Streams {
   std::ostream& out;
   std::ostream& err;
   // The ranks of the job (docs/scale-out.md); rank 0 prints the results and the progress.
-  agents::ProcessGroup& ranks = agents::single_process();
+  ProcessGroup& ranks = single_process();
 };
 
 void add_list_command(CLI::App& app, Streams io);

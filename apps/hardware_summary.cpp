@@ -2,9 +2,7 @@
 
 #include "apps/text_table.hpp"
 #include "env/model/references.hpp"
-#include "env/optimum/best_known.hpp"
-#include "env/optimum/certificate.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "env/optimum/headroom.hpp"
 
 namespace memplace::cli {
 
@@ -32,13 +30,14 @@ std::string optimum_cell(const HardwareSummaryRow& r) {
 }  // namespace
 
 HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,
-                             const SimulatorSpec& spec) {
-  SimulatorSpec pinned = spec, streaming = spec;
+                             const ModelSpec& model) {
+  ModelSpec pinned = model, streaming = model;
+  pinned.workload = workload;
   pinned.hardware = hardware;
-  pinned.dynamics = "pinned";
-  streaming.dynamics = "streaming";
+  pinned.dynamics = Dynamics::pinned;
+  streaming.dynamics = Dynamics::streaming;
   HardwareSummaryRow row;
-  const Simulator v0 = pinned.build(workload);
+  const Simulator v0 = pinned.build();
   row.workload = v0.workload().name();
   row.hardware = v0.hardware().name;
   std::int64_t on_chip = 0;
@@ -47,17 +46,17 @@ HardwareSummaryRow summarise(const std::string& workload, const std::string& har
   row.weights_per_on_chip = on_chip > 0 ? static_cast<double>(v0.workload().total_weight_bytes()) /
                                               static_cast<double>(on_chip)
                                         : 0;
-  row.v0_compiler_fs = reference_latencies(v0).compiler_fs;
-  if (const auto c = optimum::shipped_certificate(v0)) {
+  const optimum::Headroom h0 = optimum::headroom(v0);
+  row.v0_compiler_fs = h0.compiler_fs;
+  if (const auto& c = h0.certificate) {
     row.v0_optimum_fs = c->latency_fs;
     row.v0_optimum_bound_fs = c->proven() ? c->latency_fs : c->bound_fs;
   }
-  const Simulator v1 = streaming.build(v0.workload(), v0.hardware());
-  const ReferenceLatencies r1 = reference_latencies(v1);
-  row.v1_compiler_fs = r1.compiler_fs;
-  if (const auto known = optimum::best_shipped_mapping(v1))
-    row.v1_best_known_fs = known->latency_fs;
-  row.v1_bound_fs = optimum::tightest_streaming_bound_fs(v1, r1.lower_bound_fs);
+  // The v0 simulator's workload and hardware as loaded (one load per row).
+  const optimum::Headroom h1 = optimum::headroom(streaming.build(v0.workload(), v0.hardware()));
+  row.v1_compiler_fs = h1.compiler_fs;
+  if (h1.best_known) row.v1_best_known_fs = h1.best_known->latency_fs;
+  row.v1_bound_fs = h1.bound_fs;
   return row;
 }
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/loading.hpp"
-#include "env/model/time.hpp"
+#include "env/model/inputs/time.hpp"
+#include "env/model/model_spec.hpp"
 
 namespace memplace::cli {
 
@@ -27,10 +27,10 @@ struct HardwareSummaryRow {
   TimeFs v1_bound_fs = 0;                     // the largest of v1's bounds
 };
 
-// `spec` gives the memory-time rule and lookahead (default: each hardware model's own); its
-// hardware and dynamics are ignored.
+// `model` gives the memory-time rule and lookahead (default: each hardware model's own); its
+// workload, hardware and dynamics are the arguments' and both dynamics'.
 HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,
-                             const SimulatorSpec& spec);
+                             const ModelSpec& model);
 
 void print_summary(const std::vector<HardwareSummaryRow>& rows, std::ostream& out);
 nlohmann::json summary_json(const std::vector<HardwareSummaryRow>& rows);

@@ -5,7 +5,7 @@
 
 #include "apps/cli.hpp"
 #include "apps/mpi_job.hpp"
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

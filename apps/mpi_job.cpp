@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apps/cli.hpp"
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 
 namespace memplace::cli {
 namespace {
@@ -42,7 +42,7 @@ void wait_politely(MPI_Request& request) {
   }
 }
 
-class MpiRanks final : public agents::ProcessGroup {
+class MpiRanks final : public ProcessGroup {
  public:
   MpiRanks() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -133,9 +133,9 @@ MpiJob::~MpiJob() {
   }
 }
 
-agents::ProcessGroup& MpiJob::ranks() {
+ProcessGroup& MpiJob::ranks() {
   if (state_->ranks) return *state_->ranks;
-  return agents::single_process();
+  return single_process();
 }
 
 int MpiJob::finish(int exit_code, double failed_wait_seconds) {

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "agents/process_group.hpp"
+#include "base/process_group.hpp"
 
 namespace memplace::cli {
 
@@ -19,7 +19,7 @@ class MpiJob {
   MpiJob(const MpiJob&) = delete;
   MpiJob& operator=(const MpiJob&) = delete;
 
-  agents::ProcessGroup& ranks();
+  ProcessGroup& ranks();
   // Ends the job with this rank's exit code: waits for every rank, then leaves MPI. A rank that
   // failed (exit codes but 0 and 130, which the ranks reach together) waits at most
   // `failed_wait_seconds` for the others: after an agreed failure they all come at once; if they

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "apps/stop_signals.hpp"
+#include "base/number_format.hpp"
 
 namespace memplace::cli {
 
@@ -15,22 +16,6 @@ bool is_terminal(int fd) {
 ProgressDisplay::ProgressDisplay(std::ostream& out, bool terminal, std::string label)
     : out_(out), terminal_(terminal), label_(std::move(label)) {}
 
-namespace {
-
-std::string duration(double seconds) {
-  char text[32];
-  const auto s = static_cast<long long>(seconds + 0.5);
-  if (s >= 3600)
-    std::snprintf(text, sizeof text, "%lldh%02lldm", s / 3600, s / 60 % 60);
-  else if (s >= 60)
-    std::snprintf(text, sizeof text, "%lldm%02llds", s / 60, s % 60);
-  else
-    std::snprintf(text, sizeof text, "%llds", s);
-  return text;
-}
-
-}  // namespace
-
 void ProgressDisplay::update(std::uint64_t done, std::uint64_t total, double best_speedup,
                              double seconds, const std::string& status) {
   const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
@@ -39,7 +24,7 @@ void ProgressDisplay::update(std::uint64_t done, std::uint64_t total, double bes
   char numbers[160];
   std::snprintf(numbers, sizeof numbers, "%llu/%llu evals  best %.4fx  %.0f evals/s  ETA %s",
                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                best_speedup, rate, duration(eta).c_str());
+                best_speedup, rate, format_duration(eta).c_str());
   if (terminal_) {
     const auto now = std::chrono::steady_clock::now();
     if (drawn_ && done < total && now - last_draw_ < std::chrono::milliseconds(100)) return;

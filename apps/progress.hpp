@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "agents/trainer.hpp"
+#include "agents/training/trainer.hpp"
 
 namespace memplace::cli {
 

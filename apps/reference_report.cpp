@@ -1,45 +1,33 @@
 #include "apps/reference_report.hpp"
 
 #include "apps/text_table.hpp"
-#include "env/optimum/best_known.hpp"
-#include "env/optimum/streaming_bound.hpp"
 
 namespace memplace::cli {
 
-std::vector<ReferenceRow> reference_rows(const Simulator& sim,
-                                         const std::optional<optimum::Certificate>& certificate) {
-  const ReferenceLatencies r = reference_latencies(sim);
-  const std::string slowest = "all-" + sim.hardware().memories.back().name;
+std::vector<ReferenceRow> reference_rows(const optimum::Headroom& h, const Simulator& sim) {
+  auto row = [&](std::string name, TimeFs t) {
+    return ReferenceRow{std::move(name), t, h.speedup(t)};
+  };
+  const bool streaming = sim.dynamics() == Dynamics::streaming;
   std::vector<ReferenceRow> rows = {
-      {slowest, r.all_slowest_fs, speedup(r.compiler_fs, r.all_slowest_fs)}};
-  if (sim.dynamics() == Dynamics::streaming) {
-    const TimeFs pinned_fs = sim.evaluate(pinned_compiler_mapping(sim)).latency_fs;
-    rows.push_back({"pinned-compiler", pinned_fs, speedup(r.compiler_fs, pinned_fs)});
-  }
-  rows.push_back({"compiler", r.compiler_fs, 1.0});
-  if (sim.dynamics() == Dynamics::streaming) {
-    // No optimum under streaming: the best mapping memplace ships, re-scored here.
-    if (const auto known = optimum::best_shipped_mapping(sim))
-      rows.push_back({"best-known", known->latency_fs, speedup(r.compiler_fs, known->latency_fs)});
-  }
-  if (certificate) {
-    const optimum::Certificate& c = *certificate;
-    if (c.proven()) {
-      rows.push_back({"optimum", c.latency_fs, speedup(r.compiler_fs, c.latency_fs)});
+      row("all-" + sim.hardware().memories.back().name, h.all_slowest_fs)};
+  if (h.pinned_compiler_fs) rows.push_back(row("pinned-compiler", *h.pinned_compiler_fs));
+  rows.push_back(row("compiler", h.compiler_fs));
+  // No optimum under streaming: the best mapping memplace ships, re-scored.
+  if (streaming && h.best_known) rows.push_back(row("best-known", h.best_known->latency_fs));
+  if (const auto& c = h.certificate) {
+    if (c->proven()) {
+      rows.push_back(row("optimum", c->latency_fs));
     } else {
-      rows.push_back({"best-known", c.latency_fs, speedup(r.compiler_fs, c.latency_fs)});
-      rows.push_back({"optimum-bound", c.bound_fs, speedup(r.compiler_fs, c.bound_fs)});
+      rows.push_back(row("best-known", c->latency_fs));
+      rows.push_back(row("optimum-bound", c->bound_fs));
     }
   }
-  const TimeFs capacity_free = lower_bound_fs(sim);
-  rows.push_back({"capacity-free-bound", capacity_free, speedup(r.compiler_fs, capacity_free)});
-  if (sim.dynamics() == Dynamics::streaming) {
-    const TimeFs port = slowest_port_bound_fs(sim), compute = compute_bound_fs(sim);
-    rows.push_back({"slowest-port-bound", port, speedup(r.compiler_fs, port)});
-    rows.push_back({"compute-bound", compute, speedup(r.compiler_fs, compute)});
-    const TimeFs lp = optimum::streaming_bound_fs(sim);
-    rows.push_back({"capacity-aware-bound", lp, speedup(r.compiler_fs, lp)});
-  }
+  rows.push_back(row("capacity-free-bound", h.capacity_free_bound_fs));
+  if (h.slowest_port_bound_fs) rows.push_back(row("slowest-port-bound", *h.slowest_port_bound_fs));
+  if (h.compute_bound_fs) rows.push_back(row("compute-bound", *h.compute_bound_fs));
+  if (h.capacity_aware_bound_fs)
+    rows.push_back(row("capacity-aware-bound", *h.capacity_aware_bound_fs));
   return rows;
 }
 

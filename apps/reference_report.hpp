@@ -5,8 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "env/model/references.hpp"
-#include "env/optimum/certificate.hpp"
+#include "env/optimum/headroom.hpp"
 
 namespace memplace::cli {
 
@@ -16,12 +15,12 @@ struct ReferenceRow {
   double speedup;  // over the compiler mapping
 };
 
-// all-<slowest memory>, compiler, then from the shipped certificate (if there is one for this
-// model) `optimum` when proven, else `best-known` and `optimum-bound`, then `capacity-free-bound`.
-// Under streaming: all-<slowest>, pinned-compiler (the pinned greedy, scored under streaming),
-// compiler (the streaming-aware one), then the capacity-free, slowest-port and compute bounds.
-std::vector<ReferenceRow> reference_rows(const Simulator& sim,
-                                         const std::optional<optimum::Certificate>& certificate);
+// The headroom of `sim` (env/optimum/headroom.hpp) as rows: all-<slowest memory>, compiler, then
+// from the shipped certificate (if there is one for this model) `optimum` when proven, else
+// `best-known` and `optimum-bound`, then `capacity-free-bound`. Under streaming: all-<slowest>,
+// pinned-compiler (the pinned greedy, scored under streaming), compiler (the streaming-aware one),
+// best-known, then the capacity-free, slowest-port, compute and capacity-aware bounds.
+std::vector<ReferenceRow> reference_rows(const optimum::Headroom& headroom, const Simulator& sim);
 nlohmann::json reference_json(const std::vector<ReferenceRow>& rows);
 
 // One line under a reference table: where the optimum rows come from, or how to get them.

@@ -1,16 +1,18 @@
 #include "apps/run_options.hpp"
 
-#include "env/env_options.hpp"
+#include "base/options.hpp"
 
 namespace memplace::cli {
 
 void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments) {
-  cmd.add_option("--hardware", config.hardware, "A shipped hardware model or a YAML file")
+  cmd.add_option("--hardware", config.model.hardware, "A shipped hardware model or a YAML file")
       ->capture_default_str();
-  cmd.add_option("--env-version", config.env_version,
-                 "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
+  cmd.add_option_function<std::string>(
+         "--env-version",
+         [&config](const std::string& version) { config.set_env_version(parse_version(version)); },
+         "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
       ->check(CLI::IsMember({"v0", "v1"}))
-      ->capture_default_str();
+      ->default_str(std::string(version_name(config.env_version)));
   cmd.add_option("--budget", config.budget, "Simulator evaluations to spend")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
       ->capture_default_str();
@@ -27,8 +29,10 @@ void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments&
 void RunAssignments::apply(agents::TrainConfig& config) const {
   for (const std::string& a : hyperparameters)
     parse_option_assignment(a, config.hyperparameters);
+  OptionMap given;
   for (const std::string& a : env_options)
-    parse_option_assignment(a, config.env_options);
+    parse_option_assignment(a, given);
+  config.set_env_options(given);
 }
 
 }  // namespace memplace::cli

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/train_config.hpp"
+#include "agents/training/train_config.hpp"
 
 namespace memplace::cli {
 

@@ -57,26 +57,4 @@ void TextTable::print(std::ostream& out) const {
     print_row(rows_[r]);
 }
 
-std::string format_fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-std::string format_count(double value) {
-  const char* units[] = {"", " k", " M", " G", " T"};
-  int u = 0;
-  while (value >= 1000 && u < 4)
-    value /= 1000, ++u;
-  return u == 0 ? format_fixed(value, 0) : format_fixed(value, 2) + units[u];
-}
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {" B", " KiB", " MiB", " GiB", " TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4)
-    bytes /= 1024, ++u;
-  return u == 0 ? format_fixed(bytes, 0) + units[0] : format_fixed(bytes, 2) + units[u];
-}
-
 }  // namespace memplace::cli

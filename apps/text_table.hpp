@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/number_format.hpp"
+
 namespace memplace::cli {
 
 class TextTable {
@@ -18,10 +20,5 @@ class TextTable {
  private:
   std::vector<std::vector<std::string>> rows_;
 };
-
-std::string format_fixed(double value, int decimals);
-// 1234567 -> "1.23 M"; bytes use binary prefixes: 4194304 -> "4.00 MiB".
-std::string format_count(double value);
-std::string format_bytes(double bytes);
 
 }  // namespace memplace::cli

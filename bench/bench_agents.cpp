@@ -8,7 +8,7 @@
 #include <string>
 
 #include "agents/registry.hpp"
-#include "agents/trainer.hpp"
+#include "agents/training/trainer.hpp"
 #include "bench/bench_main.hpp"
 
 namespace memplace {
@@ -29,7 +29,7 @@ void BM_Agent(benchmark::State& state, const std::string& agent, const std::stri
   for (auto _ : state) {
     agents::TrainConfig config;
     config.agent = agent;
-    config.workload = workload;
+    config.model.workload = workload;
     config.budget = budget_for(agent);
     config.checkpoint_every = config.budget;  // one checkpoint, at the end
     agents::Trainer trainer(config, root / std::to_string(run++));

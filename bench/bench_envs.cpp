@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.hpp"
 #include "env/registry.hpp"
-#include "env/rng.hpp"
 #include "env/vector_env.hpp"
 
 namespace memplace {

@@ -15,9 +15,9 @@
 
 #include "agents/nn/gemm.hpp"
 #include "agents/nn/gnn.hpp"
+#include "base/rng.hpp"
 #include "bench/bench_main.hpp"
 #include "env/registry.hpp"
-#include "env/rng.hpp"
 
 // OpenBLAS's CBLAS entry points (the peer only; memplace itself does not link a BLAS).
 extern "C" {

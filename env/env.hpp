@@ -23,9 +23,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/options.hpp"
+#include "base/rng.hpp"
 #include "env/model/simulator.hpp"
 #include "env/observation.hpp"
-#include "env/rng.hpp"
 #include "env/spaces.hpp"
 
 namespace memplace {
@@ -56,9 +57,6 @@ struct StepResult {
   bool truncated = false;
   EnvInfo info;
 };
-
-// Options by name, as they come from YAML or the command line ("reward" -> "log-speedup").
-using OptionMap = std::map<std::string, std::string, std::less<>>;
 
 class Env {
  public:

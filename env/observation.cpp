@@ -5,8 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/portable_math.hpp"
 #include "env/model/simulator.hpp"
-#include "env/portable_math.hpp"
 
 namespace memplace {
 

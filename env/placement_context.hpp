@@ -1,10 +1,11 @@
-// What every placement environment of one (workload, hardware) pair shares, built once: the
-// simulator, the static graph of the observation, and the reference latencies rewards use.
+// What every placement environment of one model spec shares, built once: the simulator, the
+// static graph of the observation, and the reference latencies rewards use.
 #pragma once
 
 #include <memory>
 
 #include "env/env.hpp"
+#include "env/model/model_spec.hpp"
 #include "env/model/simulator.hpp"
 #include "env/observation.hpp"
 
@@ -15,26 +16,31 @@ struct PlacementContext {
   std::shared_ptr<const StaticGraph> graph;
   TimeFs compiler_fs = 0;     // the speedup reference
   TimeFs all_slowest_fs = 0;  // the slowest valid latency any mapping can have
-  // The options it was made from (workload and hardware as named: a shipped name or a path;
-  // memory_time; for the -v1 environments dynamics and lookahead), so that make(id, options())
-  // makes it again.
-  OptionMap model_options;
+  // What it was made from (workload and hardware as named: a shipped name or a path), and the
+  // version whose options and observation the environments on it have.
+  ModelSpec model;
+  ModelVersion version = ModelVersion::v0;
 
-  OptionMap common_options() const { return model_options; }
+  // The model's options under this version: make(id, model_options()) names the same model.
+  OptionMap model_options() const { return model.to_options(version); }
+  // The -v1 observation's extra features (docs/envs/README.md).
+  bool streaming_features() const { return version != ModelVersion::v0; }
 
   double speedup(TimeFs latency_fs) const {
     return static_cast<double>(compiler_fs) / static_cast<double>(latency_fs);
   }
 };
 
+// Builds the simulator of `model` and everything above; InputError if it does not load or
+// `version` cannot express it.
+std::shared_ptr<const PlacementContext> make_placement_context(const ModelSpec& model,
+                                                               ModelVersion version);
+// Around a simulator already built (tests, scripts): its model spec names the workload and the
+// hardware by their names.
 std::shared_ptr<const PlacementContext> make_placement_context(
-    std::shared_ptr<const Simulator> sim);
+    std::shared_ptr<const Simulator> sim, ModelVersion version = ModelVersion::v0);
 // How many contexts this process has made (each builds a simulator and evaluates the references):
 // tests check that a run makes one.
 std::size_t placement_contexts_made();
-// From resolved options (workload, hardware, memory_time, and for the -v1 environments dynamics
-// and lookahead, whose presence also adds the streaming observation features). Throws InputError
-// for a lookahead that is neither 'hardware' nor a non-negative integer.
-std::shared_ptr<const PlacementContext> make_placement_context(const OptionMap& options);
 
 }  // namespace memplace

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "env/env_options.hpp"
+#include "base/options.hpp"
 
 namespace memplace {
 
@@ -44,25 +44,28 @@ std::vector<std::size_t> make_placement_order(const Simulator& sim, PlacementOrd
 
 }  // namespace
 
-std::vector<OptionSpec> SequentialEnv::option_specs() {
-  std::vector<OptionSpec> specs = common_option_specs();
-  specs.push_back({"order",
-                   "schedule",
-                   {"schedule", "msa"},
-                   "placement order: schedule (layer order, weight first) or msa (benefit per "
-                   "sqrt(bytes), descending)"});
-  specs.push_back({"reward",
-                   "dense",
-                   {"dense", "terminal"},
-                   "dense: each step's change in speedup; terminal: the total at the last step"});
-  return specs;
+std::vector<OptionSpec> SequentialOptions::specs() {
+  return {{"order",
+           "schedule",
+           {"schedule", "msa"},
+           "placement order: schedule (layer order, weight first) or msa (benefit per "
+           "sqrt(bytes), descending)"},
+          {"reward",
+           "dense",
+           {"dense", "terminal"},
+           "dense: each step's change in speedup; terminal: the total at the last step"}};
 }
 
-SequentialOptions SequentialEnv::parse_options(const OptionMap& resolved) {
+SequentialOptions SequentialOptions::from_options(const OptionMap& resolved) {
   SequentialOptions o;
   o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
   o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
   return o;
+}
+
+OptionMap SequentialOptions::to_options() const {
+  return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
+          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
 }
 
 SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementContext> context,
@@ -74,8 +77,7 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
           make_placement_order(*ctx_->sim, options.order))),
       pristine_(*ctx_->sim),
       ev_(pristine_),
-      features_(kDynamicFeatures +
-                (ctx_->model_options.contains("dynamics") ? kStreamingDynamicFeatures : 0)) {
+      features_(kDynamicFeatures + (ctx_->streaming_features() ? kStreamingDynamicFeatures : 0)) {
   const Simulator& sim = *ctx_->sim;
   if (order_->empty()) {
     throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
@@ -243,9 +245,8 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SequentialEnv::options() const {
-  OptionMap o = ctx_->common_options();
-  o["order"] = options_.order == PlacementOrder::msa ? "msa" : "schedule";
-  o["reward"] = options_.reward == RewardTiming::terminal ? "terminal" : "dense";
+  OptionMap o = ctx_->model_options();
+  o.merge(options_.to_options());
   return o;
 }
 
@@ -253,21 +254,18 @@ namespace {
 
 std::unique_ptr<Env> make_sequential(std::string id,
                                      std::shared_ptr<const PlacementContext> context,
-                                     const OptionMap& resolved) {
+                                     const OptionMap& own_options) {
   return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
-                                         SequentialEnv::parse_options(resolved));
+                                         SequentialOptions::from_options(own_options));
 }
 
 }  // namespace
 
 EnvFamily sequential_family() {
-  return {"sequential", "v0", "one tensor per step, masked (mallocGame)",
-          &SequentialEnv::option_specs, &make_sequential};
-}
-
-EnvFamily streaming_sequential_family() {
-  return {"sequential", "v1", "one tensor per step, masked (mallocGame), streaming dynamics",
-          &with_streaming_options<&SequentialEnv::option_specs>, &make_sequential};
+  return {.kind = "sequential",
+          .description = "one tensor per step, masked (mallocGame)",
+          .own_option_specs = &SequentialOptions::specs,
+          .make = &make_sequential};
 }
 
 }  // namespace memplace

@@ -4,8 +4,8 @@
 // docs/envs/sequential.md describes observation, action, reward, termination and options.
 #pragma once
 
+#include "base/options.hpp"
 #include "env/env.hpp"
-#include "env/env_options.hpp"
 #include "env/model/incremental_streaming.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
@@ -21,17 +21,23 @@ enum class RewardTiming : std::uint8_t {
   terminal,  // 0 until the last step, then final speedup - all-slowest speedup
 };
 
+// The sequential env's own options (the model's are the model spec's).
 struct SequentialOptions {
   PlacementOrder order = PlacementOrder::schedule;
   RewardTiming reward = RewardTiming::dense;
+
+  // By name: order and reward, with defaults and allowed values.
+  static std::vector<OptionSpec> specs();
+  // From options resolved against specs().
+  static SequentialOptions from_options(const OptionMap& resolved);
+  OptionMap to_options() const;
+  friend bool operator==(const SequentialOptions&, const SequentialOptions&) = default;
 };
 
 class SequentialEnv final : public Env {
  public:
   SequentialEnv(std::string id, std::shared_ptr<const PlacementContext> context,
                 SequentialOptions options = {});
-  static std::vector<OptionSpec> option_specs();
-  static SequentialOptions parse_options(const OptionMap& resolved);
 
   // Node feature columns after the static ones (-v0), and the -v1 ids' two more: the free share
   // of the staging memories at the layer's step, and the layer's memory-bound share.
@@ -83,10 +89,5 @@ class SequentialEnv final : public Env {
   bool done_ = true;
   EnvInfo info_;
 };
-
-// The families of its ids, memplace/sequential[/<workload>]-v0 and -v1 (streaming dynamics, two
-// more observation features; env/env_families.cpp lists them).
-EnvFamily sequential_family();
-EnvFamily streaming_sequential_family();
 
 }  // namespace memplace

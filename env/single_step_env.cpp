@@ -4,10 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "env/env_options.hpp"
+#include "base/options.hpp"
+#include "base/portable_math.hpp"
 #include "env/model/rectify.hpp"
 #include "env/model/references.hpp"
-#include "env/portable_math.hpp"
 
 namespace memplace {
 
@@ -19,20 +19,18 @@ float memory_feature(MemoryIndex m, std::size_t memories) {
 
 }  // namespace
 
-std::vector<OptionSpec> SingleStepEnv::option_specs() {
-  std::vector<OptionSpec> specs = common_option_specs();
-  specs.push_back({"reward",
-                   "speedup",
-                   {"speedup", "log-speedup", "egrl"},
-                   "speedup - 1, log(speedup), or speedup^2 - 1 (EGRL) for a valid mapping"});
-  specs.push_back({"invalid",
-                   "penalize",
-                   {"penalize", "rectify"},
-                   "an overflowing mapping gets a penalty, or is rectified and scored"});
-  return specs;
+std::vector<OptionSpec> SingleStepOptions::specs() {
+  return {{"reward",
+           "speedup",
+           {"speedup", "log-speedup", "egrl"},
+           "speedup - 1, log(speedup), or speedup^2 - 1 (EGRL) for a valid mapping"},
+          {"invalid",
+           "penalize",
+           {"penalize", "rectify"},
+           "an overflowing mapping gets a penalty, or is rectified and scored"}};
 }
 
-SingleStepOptions SingleStepEnv::parse_options(const OptionMap& resolved) {
+SingleStepOptions SingleStepOptions::from_options(const OptionMap& resolved) {
   SingleStepOptions o;
   const std::string& reward = resolved.at("reward");
   o.reward = reward == "log-speedup" ? SpeedupReward::log_speedup
@@ -43,19 +41,18 @@ SingleStepOptions SingleStepEnv::parse_options(const OptionMap& resolved) {
   return o;
 }
 
-std::vector<OptionSpec> SingleStepEnv::option_specs_for(std::string_view version) {
-  if (version == "v0") return option_specs();
-  if (version == "v1") return with_streaming_options<&SingleStepEnv::option_specs>();
-  throw InputError("env version '" + std::string(version) +
-                   "': expected v0 (pinned dynamics) or v1 (streaming)");
+OptionMap SingleStepOptions::to_options() const {
+  return {{"reward", reward == SpeedupReward::log_speedup ? "log-speedup"
+                     : reward == SpeedupReward::egrl      ? "egrl"
+                                                          : "speedup"},
+          {"invalid", invalid == InvalidPolicy::rectify ? "rectify" : "penalize"}};
 }
 
-std::unique_ptr<SingleStepEnv> SingleStepEnv::make_generic(const OptionMap& options,
-                                                           std::string_view version) {
-  const std::string id = "memplace/single-step-" + std::string(version);
-  const OptionMap resolved = resolve_options(id, option_specs_for(version), options);
-  return std::make_unique<SingleStepEnv>(id, make_placement_context(resolved),
-                                         parse_options(resolved));
+std::unique_ptr<SingleStepEnv> SingleStepEnv::make(const ModelSpec& model, ModelVersion version,
+                                                   SingleStepOptions options) {
+  return std::make_unique<SingleStepEnv>(
+      "memplace/single-step-" + std::string(version_name(version)),
+      make_placement_context(model, version), options);
 }
 
 SingleStepEnv::SingleStepEnv(std::string id, std::shared_ptr<const PlacementContext> context,
@@ -189,11 +186,8 @@ StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SingleStepEnv::options() const {
-  OptionMap o = ctx_->common_options();
-  o["reward"] = options_.reward == SpeedupReward::log_speedup ? "log-speedup"
-                : options_.reward == SpeedupReward::egrl      ? "egrl"
-                                                              : "speedup";
-  o["invalid"] = options_.invalid == InvalidPolicy::rectify ? "rectify" : "penalize";
+  OptionMap o = ctx_->model_options();
+  o.merge(options_.to_options());
   return o;
 }
 
@@ -201,22 +195,18 @@ namespace {
 
 std::unique_ptr<Env> make_single_step(std::string id,
                                       std::shared_ptr<const PlacementContext> context,
-                                      const OptionMap& resolved) {
+                                      const OptionMap& own_options) {
   return std::make_unique<SingleStepEnv>(std::move(id), std::move(context),
-                                         SingleStepEnv::parse_options(resolved));
+                                         SingleStepOptions::from_options(own_options));
 }
 
 }  // namespace
 
 EnvFamily single_step_family() {
-  return {"single-step", "v0", "the whole mapping in one step (EGRL)", &SingleStepEnv::option_specs,
-          &make_single_step};
-}
-
-EnvFamily streaming_single_step_family() {
-  return {"single-step", "v1",
-          "the whole mapping in one step (EGRL), streaming dynamics (cost model v1)",
-          &with_streaming_options<&SingleStepEnv::option_specs>, &make_single_step};
+  return {.kind = "single-step",
+          .description = "the whole mapping in one step (EGRL)",
+          .own_option_specs = &SingleStepOptions::specs,
+          .make = &make_single_step};
 }
 
 }  // namespace memplace

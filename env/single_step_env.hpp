@@ -4,8 +4,8 @@
 
 #include <string_view>
 
+#include "base/options.hpp"
 #include "env/env.hpp"
-#include "env/env_options.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
 
@@ -21,25 +21,27 @@ enum class InvalidPolicy : std::uint8_t {
   rectify,   // demote tensors until the mapping fits, then score it (env/model/rectify.hpp)
 };
 
+// The single-step env's own options (the model's are the model spec's).
 struct SingleStepOptions {
   SpeedupReward reward = SpeedupReward::speedup;
   InvalidPolicy invalid = InvalidPolicy::penalize;
+
+  // By name: reward and invalid, with defaults and allowed values.
+  static std::vector<OptionSpec> specs();
+  // From options resolved against specs().
+  static SingleStepOptions from_options(const OptionMap& resolved);
+  OptionMap to_options() const;
+  friend bool operator==(const SingleStepOptions&, const SingleStepOptions&) = default;
 };
 
 class SingleStepEnv final : public Env {
  public:
   SingleStepEnv(std::string id, std::shared_ptr<const PlacementContext> context,
                 SingleStepOptions options = {});
-  // By name: the common options (workload, hardware, memory_time) plus reward and invalid.
-  static std::vector<OptionSpec> option_specs();
-  static SingleStepOptions parse_options(const OptionMap& resolved);
-  // memplace/single-step-v0 made directly, with options as make() takes them (checked the same
-  // way), for code that needs the concrete type (the trainer, zero-shot transfer).
-  static std::unique_ptr<SingleStepEnv> make_generic(const OptionMap& options,
-                                                     std::string_view version = "v0");
-  // The options of an env version: "v0" (pinned dynamics) or "v1" (streaming, with `dynamics`
-  // and `lookahead`). Throws InputError for another version.
-  static std::vector<OptionSpec> option_specs_for(std::string_view version);
+  // memplace/single-step-<version> on a model spec, made directly for code that needs the
+  // concrete type (the trainer, zero-shot transfer). InputError as make() throws it.
+  static std::unique_ptr<SingleStepEnv> make(const ModelSpec& model, ModelVersion version,
+                                             SingleStepOptions options = {});
 
   const std::string& id() const override { return id_; }
   Space observation_space() const override;
@@ -76,10 +78,5 @@ class SingleStepEnv final : public Env {
   bool done_ = true;
   EnvInfo last_info_;
 };
-
-// The families of its ids, memplace/single-step[/<workload>]-v0 and -v1 (streaming dynamics, two
-// more observation features; env/env_families.cpp lists them).
-EnvFamily single_step_family();
-EnvFamily streaming_single_step_family();
 
 }  // namespace memplace

@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "env/rng.hpp"
+#include "base/rng.hpp"
 
 namespace memplace {
 

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/number_format.hpp"
+
 namespace memplace::experiments {
 namespace {
 
@@ -19,19 +21,15 @@ const char* colour(std::size_t k) {
 }
 
 std::string num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+  return format_significant(value, 6);
 }
 
 std::string px(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
+  return format_fixed(value, 2);
 }
 
 // The largest 10^k <= raw (raw > 0), from exact powers of ten rather than libm's log10 and pow,
-// whose last bits vary with the CPU (env/portable_math.hpp): the figures are the same everywhere.
+// whose last bits vary with the CPU (base/portable_math.hpp): the figures are the same everywhere.
 double power_of_ten_below(double raw) {
   double up = 1.0;
   if (raw >= 1.0) {
@@ -56,11 +54,8 @@ double nice_step(double span, int target) {
 // Data attributes keep 10 significant digits (the CSVs have 9 decimals).
 std::string join(const std::vector<double>& values) {
   std::string out;
-  char text[32];
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::snprintf(text, sizeof text, "%.10g", values[i]);
-    out += (i ? " " : "") + std::string(text);
-  }
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += (i ? " " : "") + format_significant(values[i], 10);
   return out;
 }
 

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "agents/registry.hpp"
-#include "env/errors.hpp"
-#include "env/yaml_input.hpp"
+#include "base/errors.hpp"
+#include "base/yaml_input.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -34,7 +34,7 @@ void write_options(std::ostringstream& out, const OptionMap& options, const std:
 void TableConfig::resolve() {
   require_distinct(agents, "agents");
   require_distinct(workloads, "workloads");
-  require(!hardware.empty(), "hardware: empty");
+  require(!model.hardware.empty(), "hardware: empty");
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
   require(budget >= 1, "budget: must be at least 1");
   require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
@@ -57,17 +57,14 @@ void TableConfig::resolve() {
   for (const auto& [agent, values] : hyperparameters)
     require(std::find(agents.begin(), agents.end(), agent) != agents.end(),
             "hyperparameters." + agent + ": '" + agent + "' is not in agents");
-  // Each cell's config checks the agent, its hyperparameters and the env options.
+  // Each cell's config checks the agent, its hyperparameters and the model.
   std::map<std::string, OptionMap> resolved;
-  OptionMap resolved_env;
   for (const std::string& agent : agents) {
     agents::TrainConfig c = cell(agent, workloads.front(), 0);
     c.resolve();
     resolved[agent] = c.hyperparameters;
-    resolved_env = c.env_options;
   }
   hyperparameters = std::move(resolved);
-  env_options = std::move(resolved_env);
 }
 
 const std::string& TableConfig::agent_of(const std::string& row) const {
@@ -78,15 +75,13 @@ const std::string& TableConfig::agent_of(const std::string& row) const {
 agents::TrainConfig TableConfig::cell(const std::string& agent, const std::string& workload,
                                       std::uint64_t seed) const {
   agents::TrainConfig c;
+  static_cast<agents::ScoringEnv&>(c) = *this;
+  c.model.workload = workload;
   c.agent = agent_of(agent);
-  c.workload = workload;
-  c.hardware = hardware;
   c.budget = budget;
   c.seed = seed;
   c.threads = 1;  // the table runs cells side by side instead
   c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
-  c.env_version = env_version;
-  c.env_options = env_options;
   if (const auto it = hyperparameters.find(agent); it != hyperparameters.end())
     c.hyperparameters = it->second;
   return c;
@@ -103,13 +98,13 @@ std::string TableConfig::to_yaml() const {
   };
   list("agents", agents);
   list("workloads", workloads);
-  out << "hardware: " << yaml_quoted(hardware) << "\n"
+  out << "hardware: " << yaml_quoted(model.hardware) << "\n"
       << "seeds: " << seeds << "\n"
       << "budget: " << budget << "\n"
       << "jobs: " << jobs << "\n"
-      << "env_version: " << env_version << "\n";
-  out << "env_options:" << (env_options.empty() ? " {}" : "") << "\n";
-  write_options(out, env_options, "  ");
+      << "env_version: " << version_name(env_version) << "\n";
+  out << "env_options:\n";
+  write_options(out, env_options(), "  ");
   if (!variants.empty()) {  // absent when empty: earlier table folders compare equal
     out << "variants:\n";
     for (const auto& [row, agent] : variants)
@@ -143,11 +138,12 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   names("agents", c.agents);
   names("workloads", c.workloads);
   if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
-    c.hardware = in.string(n, "hardware");
+    c.model.hardware = in.string(n, "hardware");
   if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
-    c.env_version = in.string(n, "env_version");
-    if (c.env_version != "v0" && c.env_version != "v1")
-      in.fail(n, "env_version", "'" + c.env_version + "' (v1: streaming, v0: pinned dynamics)");
+    const std::string version = in.string(n, "env_version");
+    if (version != "v0" && version != "v1")
+      in.fail(n, "env_version", "'" + version + "' (v1: streaming, v0: pinned dynamics)");
+    c.set_env_version(parse_version(version));
   }
   if (const YAML::Node n = in.optional(root, "seeds", "seeds"); n.IsDefined())
     c.seeds = static_cast<std::uint64_t>(in.count(n, "seeds"));
@@ -163,7 +159,14 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       out[name] = in.string(item.second, field + "." + name);
     }
   };
-  options(in.optional(root, "env_options", "env_options"), "env_options", c.env_options);
+  OptionMap env_options;
+  const YAML::Node env_node = in.optional(root, "env_options", "env_options");
+  options(env_node, "env_options", env_options);
+  try {
+    c.set_env_options(env_options);
+  } catch (const InputError& e) {
+    in.fail(env_node, "env_options", e.what());
+  }
   if (const YAML::Node n = in.optional(root, "variants", "variants");
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "variants");

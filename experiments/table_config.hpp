@@ -10,21 +10,23 @@
 #include <string_view>
 #include <vector>
 
-#include "agents/train_config.hpp"
-#include "env/env_options.hpp"
-#include "env/model/workload.hpp"
+#include "agents/registry.hpp"
+#include "agents/training/train_config.hpp"
+#include "base/options.hpp"
+#include "env/model/inputs/workload.hpp"
 
 namespace memplace::experiments {
 
-struct TableConfig {
-  std::vector<std::string> agents = {"egrl", "ea", "sac", "ppo", "greedy-dp", "sa", "random"};
+// Every run's model and scoring (ScoringEnv: hardware, env version, env options) are the table's;
+// the model's workload is each of `workloads` in turn.
+struct TableConfig : agents::ScoringEnv {
+  TableConfig() { set_env_version(ModelVersion::v1); }  // v1: streaming (docs/envs/README.md)
+
+  std::vector<std::string> agents = agents::registered_agent_names();  // every registered agent
   std::vector<std::string> workloads = paper_workload_names();
-  std::string hardware = "nnpi";
-  std::uint64_t seeds = 5;         // seeds 0 .. seeds-1 for every (agent, workload)
-  std::uint64_t budget = 20000;    // simulator evaluations of every run
-  int jobs = 0;                    // runs at once, one thread each (0: one per core)
-  std::string env_version = "v1";  // v1: streaming; v0: pinned dynamics (docs/envs/README.md)
-  OptionMap env_options;           // of the single-step env, for every run
+  std::uint64_t seeds = 5;       // seeds 0 .. seeds-1 for every (agent, workload)
+  std::uint64_t budget = 20000;  // simulator evaluations of every run
+  int jobs = 0;                  // runs at once, one thread each (0: one per core)
   std::map<std::string, OptionMap> hyperparameters;  // per agent; defaults filled in
   // Rows that run an agent under a name of their own, with their own hyperparameters (an
   // ablation: `egrl-unseeded: egrl` and hyperparameters.egrl-unseeded.seed_chromosomes false).

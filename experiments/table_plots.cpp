@@ -6,13 +6,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "agents/run_folder.hpp"
-#include "env/atomic_file.hpp"
+#include "agents/training/run_folder.hpp"
+#include "base/atomic_file.hpp"
+#include "base/number_format.hpp"
+#include "base/yaml_input.hpp"
+#include "env/model/inputs/workload.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/memory_profile.hpp"
 #include "env/model/references.hpp"
-#include "env/model/workload.hpp"
-#include "env/yaml_input.hpp"
 #include "experiments/svg_chart.hpp"
 
 namespace memplace::experiments {
@@ -22,12 +23,6 @@ namespace fs = std::filesystem;
 
 std::string stem(const std::string& workload) {
   return fs::path(workload).stem().string();
-}
-
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
 }
 
 // The speedup axis: from a little under the worst final mean of the agents that found a valid
@@ -109,7 +104,12 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
                            std::span<const CellResult> cells, std::vector<fs::path>& written) {
   const CellResult* best = best_cell(workload, cells);
   if (!best) return;
-  const Simulator sim(load_workload(workload), load_hardware(runner.config().hardware));
+  // The figures show placement and memory use, which the dynamics does not change: they are drawn
+  // on the pinned model, beside its compiler's mapping.
+  ModelSpec pinned;
+  pinned.workload = workload;
+  pinned.hardware = runner.config().model.hardware;
+  const Simulator sim = pinned.build();
   const Mapping mapping =
       load_mapping(
           agents::RunFolder{runner.cell_folder(best->agent, workload, best->seed)}.best_mapping(),
@@ -119,8 +119,8 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
   const std::string who = best->agent + " (seed " + std::to_string(best->seed) + ")";
 
   CategoryGrid grid;
-  grid.title = "Placement on " + stem(workload) + ": " + who + ", " + fixed(best->best_speedup, 4) +
-               "x, against the compiler";
+  grid.title = "Placement on " + stem(workload) + ": " + who + ", " +
+               format_fixed(best->best_speedup, 4) + "x, against the compiler";
   grid.x_label = "layers in schedule order";
   for (std::size_t m = 0; m < sim.num_memories(); ++m)
     grid.categories.push_back(sim.hardware().memories[m].name);
@@ -236,8 +236,9 @@ std::vector<fs::path> write_table_plots(const TableRunner& runner,
   csv << "workload,agent,evaluations,mean_best_speedup,min_best_speedup,max_best_speedup\n";
   for (const AgentCurve& c : curves)
     for (std::size_t i = 0; i < c.evaluations.size(); ++i)
-      csv << c.workload << "," << c.agent << "," << fixed(c.evaluations[i], 0) << ","
-          << fixed(c.mean[i], 9) << "," << fixed(c.low[i], 9) << "," << fixed(c.high[i], 9) << "\n";
+      csv << c.workload << "," << c.agent << "," << format_fixed(c.evaluations[i], 0) << ","
+          << format_fixed(c.mean[i], 9) << "," << format_fixed(c.low[i], 9) << ","
+          << format_fixed(c.high[i], 9) << "\n";
   const fs::path file = runner.folder() / "curves.csv";
   write_file_atomically(file, csv.str());
   written.push_back(file);

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "agents/trainer.hpp"
+#include "agents/training/trainer.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"

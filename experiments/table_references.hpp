@@ -1,6 +1,6 @@
-// What there is to win on each workload of a table, as speedups over the compiler: its optimum
-// (from the shipped certificates, env/optimum/certificate.hpp), the best shipped mapping
-// (env/optimum/best_known.hpp), the tightest bound, and the trivial all-fast + rectify baseline.
+// What there is to win on each workload of a table, as speedups over the compiler: the headroom
+// of its model (env/optimum/headroom.hpp) — its optimum, the best shipped mapping, the tightest
+// bound, and the trivial all-fast + rectify baseline.
 #pragma once
 
 #include <vector>
@@ -16,5 +16,7 @@ namespace memplace::experiments {
 // v1: certificates are the pinned model's). Solves v1's capacity-aware LP (about 0.1 s on
 // bert-base).
 std::vector<WorkloadReference> workload_references(const TableConfig& config);
+// The same for one model.
+WorkloadReference workload_reference(const ModelSpec& model);
 
 }  // namespace memplace::experiments

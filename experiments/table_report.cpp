@@ -6,14 +6,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "base/number_format.hpp"
+
 namespace memplace::experiments {
 namespace {
-
-std::string format(const char* spec, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, spec, value);
-  return text;
-}
 
 std::string stem(const std::string& workload) {
   return std::filesystem::path(workload).stem().string();
@@ -34,13 +30,13 @@ const WorkloadReference* find_reference(std::span<const WorkloadReference> refer
 }
 
 // A CSV cell: empty when unknown.
-std::string csv_number(const char* spec, double value) {
-  return std::isnan(value) ? "" : format(spec, value);
+std::string csv_number(double value, int decimals) {
+  return std::isnan(value) ? "" : format_fixed(value, decimals);
 }
 
-std::string percent(double fraction, const char* spec = "%.0f %%") {
+std::string percent(double fraction, int decimals = 0) {
   if (std::isnan(fraction)) return "—";
-  std::string text = format(spec, 100 * fraction);
+  std::string text = format_fixed(100 * fraction, decimals) + " %";
   // A value that rounds to zero is shown without its sign ("0 %", not "-0 %").
   if (text[0] == '-' && text.find_first_of("123456789") == std::string::npos) text.erase(0, 1);
   return text;
@@ -58,7 +54,7 @@ void write_references(std::ostringstream& out, const TableConfig& config,
                       std::span<const TableRow> rows,
                       std::span<const WorkloadReference> references) {
   out << "## What there is to win\n\n";
-  if (config.env_version == "v1") {
+  if (config.env_version == ModelVersion::v1) {
     out << "Streaming dynamics (env version v1): speedups are over the streaming-aware compiler. "
         << "There is no exact optimum (certificates are the pinned model's): \"best known\" is the "
            "best of the mappings memplace ships for the workload (workloads/best-known/ and the "
@@ -73,14 +69,14 @@ void write_references(std::ostringstream& out, const TableConfig& config,
       const double table_best = best_in_table(rows, w);
       const double shipped = r ? r->best_known_speedup : 0.0;
       out << "| " << stem(w) << " | "
-          << (std::max(shipped, table_best) > 0 ? format("%.4f", std::max(shipped, table_best))
+          << (std::max(shipped, table_best) > 0 ? format_fixed(std::max(shipped, table_best), 4)
                                                 : std::string("—"))
           << " | "
           << (table_best > shipped ? std::string("this table")
               : shipped > 0        ? "`" + r->best_known_source + "`"
                                    : std::string("—"))
           << " | "
-          << (r && r->bound_speedup > 0 ? format("%.4f", r->bound_speedup) : std::string("—"))
+          << (r && r->bound_speedup > 0 ? format_fixed(r->bound_speedup, 4) : std::string("—"))
           << " |\n";
     }
     out << "\n";
@@ -97,13 +93,14 @@ void write_references(std::ostringstream& out, const TableConfig& config,
     if (!r || r->optimum_speedup <= 0)
       out << "unknown (`memplace optimum " << stem(w) << "`)";
     else if (r->optimum_proven)
-      out << format("%.4f", r->optimum_speedup);
+      out << format_fixed(r->optimum_speedup, 4);
     else
-      out << format("%.4f", r->optimum_speedup) << " best known (not proven; at most "
-          << format("%.4f", r->optimum_bound_speedup) << "): shares are against it";
+      out << format_fixed(r->optimum_speedup, 4) << " best known (not proven; at most "
+          << format_fixed(r->optimum_bound_speedup, 4) << "): shares are against it";
     out << " | "
-        << (r && r->capacity_free_bound_speedup > 0 ? format("%.4f", r->capacity_free_bound_speedup)
-                                                    : std::string("—"))
+        << (r && r->capacity_free_bound_speedup > 0
+                ? format_fixed(r->capacity_free_bound_speedup, 4)
+                : std::string("—"))
         << " |\n";
   }
   out << "\n";
@@ -127,16 +124,16 @@ void write_reference_rows(std::ostringstream& out, const TableConfig& config,
   row("all-fast + rectify", [](const WorkloadReference& r, double attainable) {
     if (r.all_fast_rectified_speedup <= 0) return std::string("none valid");
     const double share = share_of_gain(r.all_fast_rectified_speedup, attainable);
-    return format("%.4f", r.all_fast_rectified_speedup) +
+    return format_fixed(r.all_fast_rectified_speedup, 4) +
            (std::isnan(share) ? "" : " (" + percent(share) + ")");
   });
   row("best known", [](const WorkloadReference& r, double attainable) {
     if (!(attainable > 0)) return std::string("—");
-    return format("%.4f", attainable) +
+    return format_fixed(attainable, 4) +
            (r.optimum_proven && attainable == r.optimum_speedup ? " (optimum)" : "");
   });
   row("bound", [](const WorkloadReference& r, double) {
-    return r.bound_speedup > 0 ? format("%.4f", r.bound_speedup) : std::string("—");
+    return r.bound_speedup > 0 ? format_fixed(r.bound_speedup, 4) : std::string("—");
   });
 }
 
@@ -234,13 +231,12 @@ std::string table_csv(std::span<const TableRow> rows) {
          "best_known_speedup,bound_speedup,share_of_bound_gain\n";
   for (const TableRow& r : rows) {
     out << r.workload << "," << r.agent << "," << r.seeds << "," << r.valid_seeds << ","
-        << format("%.6f", r.mean_speedup) << "," << format("%.6f", r.std_speedup) << ","
-        << format("%.6f", r.best_speedup) << "," << format("%.6f", r.worst_speedup) << ","
-        << format("%.1f", r.mean_evaluations_to_95) << "," << format("%.1f", r.mean_evaluations)
-        << "," << csv_number("%.6f", r.optimum_speedup) << ","
-        << csv_number("%.6f", r.share_of_gain) << "," << csv_number("%.6f", r.gap_to_optimum) << ","
-        << csv_number("%.6f", r.best_known_speedup) << "," << csv_number("%.6f", r.bound_speedup)
-        << "," << csv_number("%.6f", r.share_of_bound_gain) << "\n";
+        << format_fixed(r.mean_speedup, 6) << "," << format_fixed(r.std_speedup, 6) << ","
+        << format_fixed(r.best_speedup, 6) << "," << format_fixed(r.worst_speedup, 6) << ","
+        << format_fixed(r.mean_evaluations_to_95, 1) << "," << format_fixed(r.mean_evaluations, 1)
+        << "," << csv_number(r.optimum_speedup, 6) << "," << csv_number(r.share_of_gain, 6) << ","
+        << csv_number(r.gap_to_optimum, 6) << "," << csv_number(r.best_known_speedup, 6) << ","
+        << csv_number(r.bound_speedup, 6) << "," << csv_number(r.share_of_bound_gain, 6) << "\n";
   }
   return out.str();
 }
@@ -250,7 +246,7 @@ std::string timing_csv(std::span<const TableRow> rows) {
   out << "workload,agent,seeds,mean_wall_seconds\n";
   for (const TableRow& r : rows)
     out << r.workload << "," << r.agent << "," << r.seeds << ","
-        << format("%.2f", r.mean_wall_seconds) << "\n";
+        << format_fixed(r.mean_wall_seconds, 2) << "\n";
   return out.str();
 }
 
@@ -261,7 +257,7 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
       << "Best speedup over memplace's compiler heuristic (simulated; not a vendor's compiler), "
       << "mean ± standard deviation over " << config.seeds << " seed"
       << (config.seeds == 1 ? "" : "s") << "; " << config.budget
-      << " simulator evaluations per run; hardware " << config.hardware
+      << " simulator evaluations per run; hardware " << config.model.hardware
       << ". A run without a valid mapping counts 0. The best mean of each workload is in bold; in "
          "parentheses, the share of the attainable gain it gets (below).\n\n";
   if (missing > 0)
@@ -291,8 +287,8 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
         continue;
       }
       const bool bold = r->mean_speedup == best_mean;
-      out << " " << (bold ? "**" : "") << format("%.4f", r->mean_speedup) << " ± "
-          << format("%.4f", r->std_speedup) << (bold ? "**" : "");
+      out << " " << (bold ? "**" : "") << format_fixed(r->mean_speedup, 4) << " ± "
+          << format_fixed(r->std_speedup, 4) << (bold ? "**" : "");
       if (!std::isnan(r->share_of_gain)) out << " (" << percent(r->share_of_gain) << ")";
       out << " |";
     }
@@ -308,12 +304,12 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
       << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const TableRow& r : rows) {
     out << "| " << stem(r.workload) << " | " << r.agent << " | " << r.seeds << " (" << r.valid_seeds
-        << ") | " << format("%.4f", r.mean_speedup) << " ± " << format("%.4f", r.std_speedup)
-        << " | " << percent(r.share_of_gain) << " | " << percent(r.gap_to_optimum, "%.2f %%")
-        << " | " << percent(r.share_of_bound_gain) << " | " << format("%.4f", r.best_speedup)
-        << " | " << format("%.4f", r.worst_speedup) << " | "
-        << (r.valid_seeds > 0 ? format("%.0f", r.mean_evaluations_to_95) : std::string("—"))
-        << " | " << format("%.1f", r.mean_wall_seconds) << " |\n";
+        << ") | " << format_fixed(r.mean_speedup, 4) << " ± " << format_fixed(r.std_speedup, 4)
+        << " | " << percent(r.share_of_gain) << " | " << percent(r.gap_to_optimum, 2) << " | "
+        << percent(r.share_of_bound_gain) << " | " << format_fixed(r.best_speedup, 4) << " | "
+        << format_fixed(r.worst_speedup, 4) << " | "
+        << (r.valid_seeds > 0 ? format_fixed(r.mean_evaluations_to_95, 0) : std::string("—"))
+        << " | " << format_fixed(r.mean_wall_seconds, 1) << " |\n";
   }
   out << "\n\"Gap to best known\": best known (the optimum where proven) / mean − 1, how much "
          "slower than the best there is the mean is. \"Share of bound gain\": (mean − 1) / "

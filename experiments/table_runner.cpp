@@ -12,10 +12,11 @@
 #include <sstream>
 #include <thread>
 
-#include "env/atomic_file.hpp"
-#include "env/errors.hpp"
-#include "env/model/workload.hpp"
-#include "env/yaml_input.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/number_format.hpp"
+#include "base/yaml_input.hpp"
+#include "env/model/inputs/workload.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -48,10 +49,8 @@ std::string workload_stem(const std::string& workload) {
 }
 
 std::string describe(const CellResult& r) {
-  char speedup[32];
-  std::snprintf(speedup, sizeof speedup, "%.4fx", r.best_speedup);
   return r.agent + " on " + workload_stem(r.workload) + ", seed " + std::to_string(r.seed) + ": " +
-         (r.found_valid ? std::string(speedup) : std::string("no valid mapping"));
+         (r.found_valid ? format_fixed(r.best_speedup, 4) + "x" : std::string("no valid mapping"));
 }
 
 // The config without `jobs`, which changes no result and may differ between reruns.
@@ -67,7 +66,7 @@ std::size_t usable_cores() {
 
 // Every rank sends the results of the cells it finished (and whether it was stopped), so that
 // every rank ends with the whole table, whatever the shared folder's caching.
-void gather_results(agents::ProcessGroup& ranks, const std::vector<Cell>& cells,
+void gather_results(ProcessGroup& ranks, const std::vector<Cell>& cells,
                     const std::vector<std::size_t>& run_here,
                     std::vector<std::optional<CellResult>>& results, TableOutcome& outcome) {
   std::string message(1, outcome.interrupted ? 's' : '-');
@@ -108,7 +107,7 @@ CellResult cell_result(const std::string& row, const agents::TrainConfig& config
                        const std::vector<agents::CurveRow>& curve) {
   CellResult r;
   r.agent = row;
-  r.workload = config.workload;
+  r.workload = config.model.workload;
   r.seed = config.seed;
   if (curve.empty()) return r;
   const agents::CurveRow& last = curve.back();
@@ -129,18 +128,15 @@ CellResult cell_result(const std::string& row, const agents::TrainConfig& config
 
 std::string result_yaml(const CellResult& r) {
   std::ostringstream out;
-  char number[64];
   out << "# memplace table: the result of a finished run (its curve.csv has the details)\n"
       << "agent: " << yaml_quoted(r.agent) << "\n"
       << "workload: " << yaml_quoted(r.workload) << "\n"
       << "seed: " << r.seed << "\n"
       << "evaluations: " << r.evaluations << "\n"
       << "found_valid: " << (r.found_valid ? "true" : "false") << "\n";
-  std::snprintf(number, sizeof number, "%.17g", r.best_speedup);
-  out << "best_speedup: " << number << "\n"
+  out << "best_speedup: " << format_significant(r.best_speedup, 17) << "\n"
       << "evaluations_to_95: " << r.evaluations_to_95 << "\n";
-  std::snprintf(number, sizeof number, "%.3f", r.wall_seconds);
-  out << "wall_seconds: " << number << "\n";
+  out << "wall_seconds: " << format_fixed(r.wall_seconds, 3) << "\n";
   if (!r.agent_status.empty()) out << "agent_status: " << yaml_quoted(r.agent_status) << "\n";
   return out.str();
 }
@@ -175,11 +171,10 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
   return r;
 }
 
-TableRunner::TableRunner(TableConfig config, fs::path out, agents::ProcessGroup& ranks)
+TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
     : config_(std::move(config)), out_(std::move(out)), ranks_(&ranks) {
-  using agents::OnRanks;
   const fs::path saved = out_ / "config.yaml";
-  agents::run_agreed(ranks, OnRanks::every, [&] {
+  run_agreed(ranks, OnRanks::every, [&] {
     config_.resolve();
     std::set<std::string> stems;
     for (const std::string& w : config_.workloads) {
@@ -196,7 +191,8 @@ TableRunner::TableRunner(TableConfig config, fs::path out, agents::ProcessGroup&
       TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
       // Written before v1 became the default, a config without env_version is a v0 table: its
       // runs must not be taken for v1 ones.
-      if (!YamlInput(text, saved.string()).root()["env_version"]) earlier.env_version = "v0";
+      if (!YamlInput(text, saved.string()).root()["env_version"])
+        earlier.set_env_version(ModelVersion::v0);
       earlier.resolve();
       if (comparable_yaml(earlier) != comparable_yaml(config_))
         throw InputError(out_.string() +
@@ -204,11 +200,11 @@ TableRunner::TableRunner(TableConfig config, fs::path out, agents::ProcessGroup&
                          "--out, or rerun with that config");
     }
   });
-  agents::require_same_on_every_rank(
+  require_same_on_every_rank(
       ranks, comparable_yaml(config_) + "out: " + out_.string(),
       "was started with another table config or --out than rank 0; every rank of a job must be "
       "given the same command");
-  agents::run_agreed(ranks, OnRanks::leader_only, [&] {
+  run_agreed(ranks, OnRanks::leader_only, [&] {
     try {
       fs::create_directories(out_ / "runs");
     } catch (const fs::filesystem_error& e) {
@@ -220,7 +216,7 @@ TableRunner::TableRunner(TableConfig config, fs::path out, agents::ProcessGroup&
   // Each rank writes its runs there: a folder some rank cannot write (or does not see: not
   // shared) stops every rank now rather than one midway.
   if (ranks.size() > 1) {
-    agents::run_agreed(ranks, OnRanks::every, [&] {
+    run_agreed(ranks, OnRanks::every, [&] {
       const fs::path probe = out_ / "runs" / (".written-by-rank-" + std::to_string(ranks.rank()));
       try {
         write_file_atomically(probe, "");
@@ -242,7 +238,7 @@ fs::path TableRunner::cell_folder(const std::string& agent, const std::string& w
 
 TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& progress,
                               const std::function<bool()>& stop) {
-  agents::ProcessGroup& ranks = *ranks_;
+  ProcessGroup& ranks = *ranks_;
   const auto start = std::chrono::steady_clock::now();
   std::vector<Cell> cells;
   for (const std::string& agent : config_.agents)
@@ -256,7 +252,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   std::vector<std::optional<CellResult>> results(cells.size());
   std::vector<Cell> pending;
   std::string finished;  // the finished cells' indices, for the ranks to compare
-  agents::run_agreed(ranks, agents::OnRanks::every, [&] {
+  run_agreed(ranks, OnRanks::every, [&] {
     for (const Cell& cell : cells) {
       const fs::path result = result_file(cell);
       if (fs::exists(result)) {
@@ -267,7 +263,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       }
     }
   });
-  agents::require_same_on_every_rank(
+  require_same_on_every_rank(
       ranks, finished,
       "sees other finished runs in " + out_.string() +
           " than rank 0: the table folder must be one folder shared by every rank "
@@ -370,7 +366,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   for (std::thread& t : threads)
     t.join();
   // A failure on one rank stops them all here (the others have finished their share).
-  agents::run_agreed(ranks, agents::OnRanks::every, [&] {
+  run_agreed(ranks, OnRanks::every, [&] {
     if (failure) std::rethrow_exception(failure);
   });
 

@@ -9,7 +9,7 @@
 // checkpoint (to exactly the result of an uninterrupted run) and starts the rest. Each cell's
 // result depends only on its config, so the table does not depend on `jobs` or on the order.
 //
-// In a job of several ranks (agents/process_group.hpp, docs/scale-out.md) every rank opens the
+// In a job of several ranks (base/process_group.hpp, docs/scale-out.md) every rank opens the
 // same folder (shared, as on every cluster) and runs a fixed share of the missing cells
 // (share_out). Nothing is exchanged while the runs go on; at the end every rank learns every
 // result, and rank 0 writes the report.
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "agents/process_group.hpp"
-#include "agents/trainer.hpp"
+#include "agents/training/trainer.hpp"
+#include "base/process_group.hpp"
 #include "experiments/table_config.hpp"
 
 namespace memplace::experiments {
@@ -88,7 +88,7 @@ class TableRunner {
   // `ranks` must pass the same config and folder, and be able to write there (InputError on
   // every rank otherwise).
   TableRunner(TableConfig config, std::filesystem::path out,
-              agents::ProcessGroup& ranks = agents::single_process());
+              ProcessGroup& ranks = single_process());
 
   // Runs every missing cell (this rank's share of them). `progress` is called on rank 0 (from
   // one thread at a time) whenever one of its cells finishes; `stop` is polled by every running
@@ -106,7 +106,7 @@ class TableRunner {
  private:
   TableConfig config_;
   std::filesystem::path out_;
-  agents::ProcessGroup* ranks_;
+  ProcessGroup* ranks_;
 };
 
 }  // namespace memplace::experiments

@@ -4,7 +4,7 @@
 
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 #include "env/model/rectify.hpp"
 #include "env/single_step_env.hpp"
 
@@ -18,26 +18,24 @@ std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
 }
 
 ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target) {
-  OptionMap options = target.env_options;
-  options["workload"] = target.workload;
-  options["hardware"] = target.hardware;
   const std::unique_ptr<SingleStepEnv> env =
-      SingleStepEnv::make_generic(options, target.env_version);
+      SingleStepEnv::make(target.model, target.env_version, target.scoring);
   const Observation observation = env->reset(0).obs.copy();
   const nn::GraphBatch batch(observation.view());
   const Simulator& sim = env->simulator();
   const nn::GnnConfig& config = policy.config();
   if (config.input_features != batch.num_features())
     throw InputError("the policy reads " + std::to_string(config.input_features) +
-                     " node features; " + target.workload + " on " + target.hardware + " (" +
-                     target.env_version + ") has " + std::to_string(batch.num_features()) +
+                     " node features; " + target.model.workload + " on " + target.model.hardware +
+                     " (" + std::string(version_name(target.env_version)) + ") has " +
+                     std::to_string(batch.num_features()) +
                      " (a policy transfers within one env version)");
   if (!config.policy_head) throw InputError("the network has no policy head to place tensors with");
   nn::GnnWorkspace<float> ws;
   policy.forward(batch, ws);
   ZeroShotResult r;
-  r.workload = target.workload;
-  r.hardware = target.hardware;
+  r.workload = target.model.workload;
+  r.hardware = target.model.hardware;
   // The policy's choices over its own memories, then carried over to the target's.
   r.mapping.assign(sim.num_tensors(), 0);
   nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), config.memories, r.mapping);

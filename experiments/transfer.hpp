@@ -10,11 +10,10 @@
 #include <string>
 
 #include "agents/nn/gnn.hpp"
-#include "env/env_options.hpp"
-#include "env/model/hardware.hpp"
-#include "env/model/mapping.hpp"
+#include "agents/training/train_config.hpp"
+#include "env/model/inputs/mapping.hpp"
+#include "env/model/inputs/time.hpp"
 #include "env/model/simulator.hpp"
-#include "env/model/time.hpp"
 
 namespace memplace::experiments {
 
@@ -25,14 +24,9 @@ namespace memplace::experiments {
 std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
                                std::size_t target_memories);
 
-// What a policy is placed on: a workload and hardware model (shipped names or files) under an
-// env version and the single-step env's options (memory_time, v1's lookahead).
-struct ZeroShotTarget {
-  std::string workload;
-  std::string hardware = std::string(kDefaultHardware);
-  std::string env_version = "v0";
-  OptionMap env_options;
-};
+// What a policy is placed on: a model (its workload and hardware: shipped names or files) at an
+// env version, scored as a run's single-step env scores its proposals.
+using ZeroShotTarget = agents::ScoringEnv;
 
 struct ZeroShotResult {
   std::string workload;

@@ -5,7 +5,7 @@
 #   memplace references all --hardware all --summary
 #
 # between the page's "generated table" markers. Writes it there, or with --check fails (exit 1,
-# with a diff) when the page and the command disagree, which the tests do (tests/hardware_table.sh).
+# with a diff) when the page and the command disagree, which the tests do (tests/cli/hardware_table.sh).
 # Run from the repository root after `make build`:
 #
 #   scripts/hardware-table.sh [--check] [path/to/memplace]

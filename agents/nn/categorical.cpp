@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "env/portable_math.hpp"
+#include "base/portable_math.hpp"
 
 namespace memplace::nn {
 

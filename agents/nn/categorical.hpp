@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <span>
 
-#include "env/rng.hpp"
+#include "base/rng.hpp"
 
 namespace memplace::nn {
 

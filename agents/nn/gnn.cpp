@@ -7,7 +7,7 @@
 
 #include "agents/nn/eigen_views.hpp"
 #include "agents/nn/layers.hpp"
-#include "env/rng.hpp"
+#include "base/rng.hpp"
 
 namespace memplace::nn {
 namespace {

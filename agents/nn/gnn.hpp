@@ -36,7 +36,7 @@ struct GnnConfig {
   // Throws std::invalid_argument naming the field.
   void validate() const;
   // "input_features=23 hidden=128 conv_layers=3 memories=3 heads=policy,value" and back (a saved
-  // model stores it, agents/gnn_file.hpp; parse() reports unknown or missing keys).
+  // model stores it, agents/nn/gnn_file.hpp; parse() reports unknown or missing keys).
   std::string to_string() const;
   static GnnConfig parse(std::string_view text);
   friend bool operator==(const GnnConfig&, const GnnConfig&) = default;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "agents/nn/categorical.hpp"
-#include "env/portable_math.hpp"
+#include "base/portable_math.hpp"
 
 namespace memplace::nn {
 

@@ -4,15 +4,15 @@
 // - vector: the same arithmetic on a structure-of-arrays plan, four layers per vector for the
 //   latency pass and one memory per lane for the live-bytes sweep (GCC vector extensions, compiled
 //   for AVX2 and chosen at run time when the CPU has it).
-// Both are integer-exact, so they agree bit for bit (tests/test_evaluators_agree.cpp).
+// Both are integer-exact, so they agree bit for bit (tests/model/test_evaluators_agree.cpp).
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "env/model/mapping.hpp"
-#include "env/model/time.hpp"
+#include "env/model/inputs/mapping.hpp"
+#include "env/model/inputs/time.hpp"
 
 namespace memplace {
 

@@ -2,8 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "env/atomic_file.hpp"
-#include "env/yaml_input.hpp"
+#include "base/atomic_file.hpp"
+#include "base/yaml_input.hpp"
 
 namespace memplace {
 

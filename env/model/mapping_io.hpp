@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {

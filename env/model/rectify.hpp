@@ -1,7 +1,7 @@
 // Rectification: turning an invalid mapping into a valid one, as a compiler would.
 #pragma once
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {

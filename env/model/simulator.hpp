@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "env/model/evaluation_kernels.hpp"
-#include "env/model/hardware.hpp"
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/mapping.hpp"
+#include "env/model/inputs/time.hpp"
+#include "env/model/inputs/workload.hpp"
 #include "env/model/streaming.hpp"
-#include "env/model/time.hpp"
-#include "env/model/workload.hpp"
 
 namespace memplace {
 
@@ -82,7 +82,8 @@ class Simulator {
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
   void check_mapping(std::span<const MemoryIndex> mapping) const;
 
-  // --- The compiled model, for evaluators and agents. Tensor ids as in env/model/mapping.hpp. ---
+  // --- The compiled model, for evaluators and agents. Tensor ids as in
+  // env/model/inputs/mapping.hpp. ---
   std::int64_t capacity(std::size_t m) const { return capacity_[m]; }
   std::int64_t tensor_bytes(std::size_t tensor) const { return tensor_bytes_[tensor]; }
   // Schedule steps over which a tensor occupies memory (inclusive); weights: the whole schedule.

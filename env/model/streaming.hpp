@@ -26,9 +26,9 @@
 #include <span>
 #include <vector>
 
-#include "env/model/hardware.hpp"
-#include "env/model/mapping.hpp"
-#include "env/model/time.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/mapping.hpp"
+#include "env/model/inputs/time.hpp"
 
 namespace memplace {
 

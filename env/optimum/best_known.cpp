@@ -3,8 +3,8 @@
 #include <span>
 #include <string_view>
 
-#include "env/embedded.hpp"
-#include "env/errors.hpp"
+#include "base/errors.hpp"
+#include "env/model/inputs/embedded.hpp"
 #include "env/model/mapping_io.hpp"
 
 namespace memplace::optimum {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace::optimum {

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "env/atomic_file.hpp"
-#include "env/embedded.hpp"
-#include "env/fnv1a.hpp"
+#include "base/atomic_file.hpp"
+#include "base/fnv1a.hpp"
+#include "base/yaml_input.hpp"
+#include "env/model/inputs/embedded.hpp"
 #include "env/model/mapping_io.hpp"
-#include "env/yaml_input.hpp"
 
 namespace memplace::optimum {
 

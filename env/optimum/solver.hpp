@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace::optimum {

@@ -279,8 +279,4 @@ TimeFs streaming_bound_fs(const Simulator& sim, std::span<const MemoryIndex> map
   return bound(sim, mapping);
 }
 
-TimeFs tightest_streaming_bound_fs(const Simulator& sim, TimeFs reference_bound_fs) {
-  return std::max(reference_bound_fs, streaming_bound_fs(sim));
-}
-
 }  // namespace memplace::optimum

@@ -36,7 +36,7 @@
 
 #include <span>
 
-#include "env/model/mapping.hpp"
+#include "env/model/inputs/mapping.hpp"
 #include "env/model/simulator.hpp"
 #include "env/optimum/formulation.hpp"
 
@@ -54,9 +54,5 @@ TimeFs streaming_bound_fs(const Simulator& sim);
 // The same with x fixed to `mapping`: a lower bound on that mapping's streaming latency (tests
 // check it against the evaluation). Throws std::runtime_error for an invalid mapping.
 TimeFs streaming_bound_fs(const Simulator& sim, std::span<const MemoryIndex> mapping);
-
-// The tightest bound memplace has under sim's streaming dynamics: this LP's, or the largest of the
-// reference bounds (`reference_bound_fs`: reference_latencies(sim).lower_bound_fs) when larger.
-TimeFs tightest_streaming_bound_fs(const Simulator& sim, TimeFs reference_bound_fs);
 
 }  // namespace memplace::optimum

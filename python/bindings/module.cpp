@@ -1,5 +1,5 @@
 // memplace._memplace: the C++ side of the Python package `memplace` (python/memplace/).
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 #include "python/bindings/bindings.hpp"
 
 PYBIND11_MODULE(_memplace, m) {

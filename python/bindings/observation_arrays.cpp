@@ -3,7 +3,7 @@
 #include <cstring>
 #include <memory>
 
-#include "env/model/time.hpp"
+#include "env/model/inputs/time.hpp"
 
 namespace memplace::python {
 

@@ -1,7 +1,7 @@
 // The registry from Python: environment ids, their options, and the shipped workloads and
 // hardware models.
-#include "env/model/hardware.hpp"
-#include "env/model/workload.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"
 #include "python/bindings/bindings.hpp"
 
@@ -25,6 +25,7 @@ void bind_registry(py::module_& m) {
           py::dict d;
           d["id"] = spec.id;
           d["kind"] = spec.kind;
+          d["version"] = spec.version;
           d["workload"] = spec.workload.empty() ? py::object(py::none()) : py::str(spec.workload);
           d["hardware"] = spec.hardware.empty() ? py::object(py::none()) : py::str(spec.hardware);
           d["description"] = spec.description;
@@ -32,7 +33,8 @@ void bind_registry(py::module_& m) {
         }
         return out;
       },
-      "Every registered environment: id, kind, workload (None for the generic ids), hardware (None "
+      "Every registered environment: id, kind, version, workload (None for the generic ids), "
+      "hardware (None "
       "unless the id fixes it: <workload>@<hardware>), description.");
   m.def(
       "env_options",

@@ -3,7 +3,7 @@
 // from Rng(s).
 #include <string>
 
-#include "env/rng.hpp"
+#include "base/rng.hpp"
 #include "env/spaces.hpp"
 #include "python/bindings/bindings.hpp"
 

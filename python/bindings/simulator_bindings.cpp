@@ -5,6 +5,7 @@
 
 #include <pybind11/stl/filesystem.h>
 #include "env/model/mapping_io.hpp"
+#include "env/model/model_spec.hpp"
 #include "env/model/rectify.hpp"
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
@@ -79,19 +80,23 @@ T object_or_loaded(py::handle value, Load load, const char* what) {
                        ", a shipped name or a path");
 }
 
-SimulatorOptions simulator_options(const std::optional<std::string>& memory_time,
-                                   const std::string& dynamics) {
-  SimulatorOptions options;
+// The model spec of the constructor's keyword arguments (its workload and hardware are loaded
+// objects, given or by name).
+ModelSpec model_spec(const std::optional<std::string>& memory_time, const std::string& dynamics,
+                     std::optional<std::int64_t> lookahead) {
+  ModelSpec model;
   if (memory_time) {
-    options.memory_time = combine_from_name(*memory_time);
-    if (!options.memory_time) {
+    model.memory_time = combine_from_name(*memory_time);
+    if (!model.memory_time) {
       throw py::value_error("memory_time must be None, 'max' or 'sum', got '" + *memory_time + "'");
     }
   }
   const auto d = dynamics_from_name(dynamics);
   if (!d) throw py::value_error("dynamics must be 'pinned' or 'streaming', got '" + dynamics + "'");
-  options.dynamics = *d;
-  return options;
+  model.dynamics = *d;
+  if (lookahead && *lookahead < 0) throw py::value_error("lookahead must be >= 0");
+  model.lookahead = lookahead;
+  return model;
 }
 
 py::dict layer_dict(const Layer& layer) {
@@ -204,13 +209,9 @@ void bind_simulator_class(py::module_& m) {
       .def(py::init([](py::handle workload, py::handle hardware,
                        const std::optional<std::string>& memory_time, const std::string& dynamics,
                        std::optional<std::int64_t> lookahead) {
-             Hardware hw = object_or_loaded<Hardware>(hardware, load_hardware, "Hardware");
-             if (lookahead) {
-               if (*lookahead < 0) throw py::value_error("lookahead must be >= 0");
-               hw.dma.lookahead = *lookahead;
-             }
-             return Simulator(object_or_loaded<Workload>(workload, load_workload, "Workload"),
-                              std::move(hw), simulator_options(memory_time, dynamics));
+             const ModelSpec model = model_spec(memory_time, dynamics, lookahead);
+             return model.build(object_or_loaded<Workload>(workload, load_workload, "Workload"),
+                                object_or_loaded<Hardware>(hardware, load_hardware, "Hardware"));
            }),
            py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none(),
            py::arg("dynamics") = "pinned", py::arg("lookahead") = py::none(),

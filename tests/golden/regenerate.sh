@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rewrites the golden trajectories (tests/golden/*.txt) from the environments as they are now:
 # runs the golden test cases of the test binary with MEMPLACE_REGENERATE_GOLDEN=1, which makes
-# them write the files instead of comparing (tests/test_golden.cpp).
+# them write the files instead of comparing (tests/env/test_golden.cpp).
 #
 # Regenerate only for an intended change to dynamics, rewards, observations or the Rng — and then
 # bump the version of the environment ids it affects (docs/envs/README.md) and review the diff.

@@ -1,4 +1,4 @@
-"""The C++ golden trajectories (tests/golden/*.txt, written by tests/test_golden.cpp), replayed
+"""The C++ golden trajectories (tests/golden/*.txt, written by tests/env/test_golden.cpp), replayed
 from Python: the same seed and actions give bit-identical rewards, info and observations (compared
 by the same FNV-1a hash over the observation's bytes). The actions are also redrawn from memplace's
 Python spaces seeded as the C++ env's generator was, which must give the recorded ones."""

@@ -149,7 +149,7 @@ MASK64 = (1 << 64) - 1
 
 
 class ReferenceRng:
-    """env/rng.hpp written again from the published algorithms: splitmix64 seeding, xoshiro256**,
+    """base/rng.hpp written again from the published algorithms: splitmix64 seeding, xoshiro256**,
     Lemire's multiply-and-reject bounded integers."""
 
     def __init__(self, seed):

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "env/errors.hpp"
+#include "base/errors.hpp"
 
 namespace memplace::onnx_import {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "env/model/workload.hpp"
+#include "env/model/inputs/workload.hpp"
 
 namespace memplace {
 

@@ -5,7 +5,7 @@
 #   reference.json                 outputs and gradients of the PyTorch peer on resnet50.json
 #                                  (bench/peers/gnn_torch.py, Debian's python3-torch).
 # Regenerate after a deliberate change to the observations or to the network (docs/gnn.md), and
-# review the diff: tests/test_nn_reference.cpp then holds the C++ GNN to the new reference.
+# review the diff: tests/nn/test_nn_reference.cpp then holds the C++ GNN to the new reference.
 #
 # Usage: tests/data/gnn/regenerate.sh [path/to/memplace_tests]
 set -euo pipefail

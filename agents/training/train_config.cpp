@@ -1,0 +1,168 @@
+#include "agents/training/train_config.hpp"
+
+#include <sstream>
+
+#include "agents/registry.hpp"
+#include "base/errors.hpp"
+#include "base/yaml_input.hpp"
+
+namespace memplace::agents {
+namespace {
+
+// The single-step env's options a config sets under env_options: the model's but the workload
+// and the hardware (top-level keys), then the scoring's.
+std::vector<OptionSpec> env_option_specs(ModelVersion version) {
+  std::vector<OptionSpec> specs;
+  for (OptionSpec& spec : ModelSpec::option_specs(version))
+    if (spec.name != "workload" && spec.name != "hardware") specs.push_back(std::move(spec));
+  for (OptionSpec& spec : SingleStepOptions::specs())
+    specs.push_back(std::move(spec));
+  return specs;
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError("train config: " + message);
+}
+
+}  // namespace
+
+void ScoringEnv::set_env_version(ModelVersion version) {
+  if (version != env_version) model.dynamics = default_dynamics(version);
+  env_version = version;
+}
+
+void ScoringEnv::set_env_options(const OptionMap& options) {
+  const std::vector<OptionSpec> specs = env_option_specs(env_version);
+  OptionMap values = env_options();
+  for (const auto& [name, value] : options) {
+    if (auto problem = option_problem(specs, name, value))
+      throw InputError("the single-step env: " + *problem);
+    values[name] = value;
+  }
+  values["workload"] = model.workload;
+  values["hardware"] = model.hardware;
+  model = ModelSpec::from_options(values);
+  scoring = SingleStepOptions::from_options(values);
+}
+
+OptionMap ScoringEnv::env_options() const {
+  OptionMap options = model.to_options(env_version);
+  options.erase("workload");
+  options.erase("hardware");
+  options.merge(scoring.to_options());
+  return options;
+}
+
+void ScoringEnv::require_version() const {
+  try {
+    model.require_version(env_version);
+  } catch (const InputError& e) {
+    throw InputError(std::string("env_options: ") + e.what());
+  }
+}
+
+void TrainConfig::resolve() {
+  const AgentInfo& info = find_agent(agent);
+  require(!model.workload.empty(), "workload: empty");
+  require(!model.hardware.empty(), "hardware: empty");
+  bool env_ok = false;
+  std::string envs;
+  for (const std::string& e : info.envs) {
+    env_ok = env_ok || e == env;
+    envs += (envs.empty() ? "" : ", ") + e;
+  }
+  require(env_ok, "env: agent '" + agent + "' runs on " + envs + ", not '" + env + "'");
+  require(budget >= 1, "budget: must be at least 1");
+  require(threads >= 0 && threads <= 1024, "threads: must be in 0..1024 (0: every core)");
+  require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
+  try {
+    require_version();
+  } catch (const InputError& e) {
+    require(false, e.what());
+  }
+  hyperparameters = resolve_options("agent '" + agent + "'", info.hyperparameters, hyperparameters);
+}
+
+std::string TrainConfig::to_yaml() const {
+  std::ostringstream out;
+  out << "# memplace train config: `memplace train --config` with this file reruns the run.\n"
+      << "agent: " << agent << "\n"
+      << "workload: " << yaml_quoted(model.workload) << "\n"
+      << "hardware: " << yaml_quoted(model.hardware) << "\n"
+      << "env: " << env
+      << "\n"
+      // Written for v1 only, so that v0 runs' configs stay as they were.
+      << (env_version == ModelVersion::v0
+              ? ""
+              : "env_version: " + std::string(version_name(env_version)) + "\n")
+      << "budget: " << budget << "\n"
+      << "seed: " << seed << "\n"
+      << "threads: " << threads << "\n"
+      << "checkpoint_every: " << checkpoint_every << "\n";
+  out << "env_options:\n";
+  for (const auto& [name, value] : env_options())
+    out << "  " << name << ": " << yaml_quoted(value) << "\n";
+  out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
+  for (const auto& [name, value] : hyperparameters)
+    out << "  " << name << ": " << yaml_quoted(value) << "\n";
+  return out.str();
+}
+
+TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view origin) {
+  const YamlInput in(text, std::string(origin));
+  const YAML::Node& root = in.root();
+  in.require_map(root, "config");
+  in.reject_unknown_keys(root,
+                         {"agent", "workload", "hardware", "env", "env_version", "budget", "seed",
+                          "threads", "checkpoint_every", "env_options", "hyperparameters"},
+                         "config");
+  TrainConfig c;
+  auto text_field = [&](const char* key, std::string& out) {
+    if (const YAML::Node n = in.optional(root, key, key); n.IsDefined()) out = in.string(n, key);
+  };
+  auto count_field = [&](const char* key, auto& out) {
+    if (const YAML::Node n = in.optional(root, key, key); n.IsDefined())
+      out = static_cast<std::remove_reference_t<decltype(out)>>(in.count(n, key));
+  };
+  auto map_field = [&](const char* key, OptionMap& out) {
+    const YAML::Node n = in.optional(root, key, key);
+    if (!n.IsDefined() || n.IsNull()) return;
+    in.require_map(n, key);
+    for (const auto& item : n) {
+      const std::string name = item.first.as<std::string>();
+      out[name] = in.string(item.second, std::string(key) + "." + name);
+    }
+  };
+  text_field("agent", c.agent);
+  text_field("workload", c.model.workload);
+  text_field("hardware", c.model.hardware);
+  text_field("env", c.env);
+  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
+    try {
+      c.set_env_version(parse_version(in.string(n, "env_version")));
+    } catch (const InputError& e) {
+      in.fail(n, "env_version", e.what());
+    }
+  }
+  count_field("budget", c.budget);
+  count_field("seed", c.seed);
+  count_field("threads", c.threads);
+  count_field("checkpoint_every", c.checkpoint_every);
+  OptionMap env_options;
+  map_field("env_options", env_options);
+  if (!env_options.empty()) {
+    try {
+      c.set_env_options(env_options);
+    } catch (const InputError& e) {
+      in.fail(in.optional(root, "env_options", "env_options"), "env_options", e.what());
+    }
+  }
+  map_field("hyperparameters", c.hyperparameters);
+  return c;
+}
+
+TrainConfig TrainConfig::load(const std::filesystem::path& path) {
+  return parse_yaml(YamlInput::read_file(path), path.string());
+}
+
+}  // namespace memplace::agents

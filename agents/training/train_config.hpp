@@ -1,0 +1,60 @@
+// What a training run is: the agent, the model it places on (workload, hardware, cost model), the
+// budget and the seed, how the single-step env scores proposals, and the agent's hyperparameters.
+// The trainer writes it to the run folder as config.yaml, which `memplace train --config` reads
+// back to rerun the same run.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "base/options.hpp"
+#include "env/model/model_spec.hpp"
+#include "env/single_step_env.hpp"
+
+namespace memplace::agents {
+
+// The single-step env that scores a run's proposals: a model spec at an env version, with the
+// env's reward and invalid options. Train and table configs hold one; the trainer makes the env
+// from it (SingleStepEnv::make).
+struct ScoringEnv {
+  ModelSpec model;                              // workload, hardware, memory_time, dynamics, ...
+  ModelVersion env_version = ModelVersion::v0;  // v0: pinned; v1: streaming (docs/envs/README.md)
+  SingleStepOptions scoring;                    // reward, invalid
+
+  // Changes the env version; the dynamics follows the new version's default (v0 pinned, v1
+  // streaming), as a config file that names only its version gets it.
+  void set_env_version(ModelVersion version);
+  // Sets the env's options by name (memory_time, reward, invalid; under v1 dynamics and
+  // lookahead), as `-o name=value` and a config's env_options give them. InputError names an
+  // unknown option or a bad value.
+  void set_env_options(const OptionMap& options);
+  // Those options, every one present (the workload and hardware are not among them).
+  OptionMap env_options() const;
+  // InputError unless the env version can express the model (v0: pinned, no lookahead).
+  void require_version() const;
+  friend bool operator==(const ScoringEnv&, const ScoringEnv&) = default;
+};
+
+struct TrainConfig : ScoringEnv {
+  std::string agent = "egrl";
+  std::string env = "single-step";  // how the agent builds mappings: single-step or sequential
+  std::uint64_t budget = 20000;     // simulator evaluations
+  std::uint64_t seed = 0;
+  int threads = 0;                        // 0: every core (results never depend on it)
+  std::uint64_t checkpoint_every = 1000;  // evaluations between checkpoints
+  OptionMap hyperparameters;              // the agent's (docs/agents.md); defaults filled in
+
+  // Checks every field (the agent and its hyperparameters against the registry, the model
+  // against the env version) and fills in defaults. Throws InputError naming the field.
+  void resolve();
+  std::string to_yaml() const;
+  // Reads a config file; every key is optional (defaults as above). InputError names the file,
+  // the line and the field.
+  static TrainConfig parse_yaml(std::string_view text, std::string_view origin);
+  static TrainConfig load(const std::filesystem::path& path);
+  friend bool operator==(const TrainConfig&, const TrainConfig&) = default;
+};
+
+}  // namespace memplace::agents

@@ -1,0 +1,404 @@
+#include "agents/training/trainer.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "agents/registry.hpp"
+#include "agents/training/run_folder.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/single_step_env.hpp"
+
+namespace memplace::agents {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxBatch = 4096;  // proposals scored per call, at most
+// Below this many proposals the batch is scored on one thread: waking a second one costs more
+// than a few microseconds of evaluations (and much more on a busy machine).
+constexpr std::size_t kParallelMin = 32;
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+int thread_count(int configured) {
+  return configured > 0 ? configured : std::max(1, omp_get_num_procs());
+}
+
+// A rank's outcomes of a batch (and whether it was asked to stop), for the other ranks, as a state
+// archive (base/state_archive.hpp: named records, checked).
+std::string outcomes_message(std::span<const Outcome> outcomes, bool stop) {
+  std::vector<double> rewards, speedups;
+  std::vector<std::uint8_t> flags, scored;  // flags: valid, rectified
+  std::vector<std::uint64_t> latencies;
+  for (const Outcome& o : outcomes) {
+    rewards.push_back(o.reward);
+    speedups.push_back(o.speedup);
+    flags.insert(flags.end(), {o.valid, o.rectified});
+    latencies.push_back(static_cast<std::uint64_t>(o.latency_fs));
+    scored.insert(scored.end(), o.scored.begin(), o.scored.end());
+  }
+  StateWriter out;
+  out.put("stop", std::uint64_t{stop});
+  out.put_array<double>("rewards", rewards);
+  out.put_array<double>("speedups", speedups);
+  out.put_array<std::uint8_t>("flags", flags);
+  out.put_array<std::uint64_t>("latencies", latencies);
+  out.put_array<std::uint8_t>("scored", scored);
+  return out.finish();
+}
+
+// Fills `outcomes` (each scored mapping `tensors` long) from a rank's message; returns its stop.
+bool read_outcomes_message(std::string message, int rank, std::size_t tensors,
+                           std::span<Outcome> outcomes) {
+  StateReader in(std::move(message), "rank " + std::to_string(rank) + "'s outcomes");
+  const bool stop = in.get_u64("stop") != 0;
+  const std::size_t n = outcomes.size();
+  std::vector<double> rewards(n), speedups(n);
+  std::vector<std::uint8_t> flags(2 * n), scored(n * tensors);
+  std::vector<std::uint64_t> latencies(n);
+  in.get_array_into<double>("rewards", rewards);
+  in.get_array_into<double>("speedups", speedups);
+  in.get_array_into<std::uint8_t>("flags", flags);
+  in.get_array_into<std::uint64_t>("latencies", latencies);
+  in.get_array_into<std::uint8_t>("scored", scored);
+  in.expect_end();
+  for (std::size_t i = 0; i < n; ++i) {
+    Outcome& o = outcomes[i];
+    o.reward = rewards[i];
+    o.speedup = speedups[i];
+    o.valid = flags[2 * i] != 0;
+    o.rectified = flags[2 * i + 1] != 0;
+    o.latency_fs = static_cast<TimeFs>(latencies[i]);
+    const auto first = scored.begin() + static_cast<std::ptrdiff_t>(i * tensors);
+    o.scored.assign(first, first + static_cast<std::ptrdiff_t>(tensors));
+  }
+  return stop;
+}
+
+}  // namespace
+
+struct Trainer::State {
+  ProcessGroup* ranks = &single_process();
+  TrainConfig config;
+  RunFolder folder;
+  std::vector<std::unique_ptr<SingleStepEnv>> envs;  // one per thread, sharing one context
+  std::unique_ptr<Agent> agent;
+  std::vector<CurveRow> curve;
+  std::uint64_t evaluations = 0;
+  double wall_before = 0;  // seconds spent before this process resumed the run
+  std::uint64_t last_checkpoint = 0;
+  // Since the last curve row.
+  std::uint64_t pending = 0, pending_valid = 0;
+  double pending_speedup = 0;
+  // The best valid mapping so far.
+  std::optional<Mapping> best;
+  double best_speedup = 0;
+  TimeFs best_latency_fs = 0;
+
+  std::uint64_t curve_interval() const { return std::max<std::uint64_t>(1, config.budget / 500); }
+  const Simulator& sim() const { return envs.front()->simulator(); }
+
+  void build() {
+    const int threads = thread_count(config.threads);
+    envs.clear();
+    envs.push_back(SingleStepEnv::make(config.model, config.env_version, config.scoring));
+    for (int t = 1; t < threads; ++t)
+      envs.push_back(std::make_unique<SingleStepEnv>(*envs.front()));
+    AgentSetup setup;
+    setup.context = envs.front()->context();
+    setup.observation = envs.front()->reset(config.seed).obs.copy();
+    setup.seed = config.seed;
+    setup.budget = config.budget;
+    setup.threads = threads;
+    setup.ranks = ranks;
+    setup.hyperparameters = config.hyperparameters;
+    setup.env = config.env;
+    agent = make_agent(config.agent, setup);
+  }
+
+  // Scores this rank's share of the proposals in parallel over its threads, then gathers every
+  // rank's outcomes in the proposals' order; each evaluation depends only on its mapping, so the
+  // outcomes depend neither on the threads nor on the ranks. `stop`: this rank's stop request
+  // going in, whether any rank asked coming out.
+  std::vector<Outcome> evaluate(const std::vector<Mapping>& proposals, bool& stop) {
+    std::vector<Outcome> outcomes(proposals.size());
+    const Share mine = share_of(proposals.size(), ranks->rank(), ranks->size());
+    score(proposals, mine, outcomes);
+    if (ranks->size() == 1) return outcomes;
+    const std::span<Outcome> all_outcomes(outcomes);
+    std::vector<std::string> all = ranks->all_gather(
+        outcomes_message(all_outcomes.subspan(mine.begin, mine.end - mine.begin), stop));
+    stop = false;
+    for (int r = 0; r < ranks->size(); ++r) {
+      const Share theirs = share_of(proposals.size(), r, ranks->size());
+      const bool asked =
+          read_outcomes_message(std::move(all[static_cast<std::size_t>(r)]), r, sim().num_tensors(),
+                                all_outcomes.subspan(theirs.begin, theirs.end - theirs.begin));
+      stop = stop || asked;
+    }
+    return outcomes;
+  }
+
+  void score(const std::vector<Mapping>& proposals, Share share, std::vector<Outcome>& outcomes) {
+    const auto begin = static_cast<std::int64_t>(share.begin);
+    const auto end = static_cast<std::int64_t>(share.end);
+    const int threads = share.end - share.begin >= kParallelMin ? static_cast<int>(envs.size()) : 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t i = begin; i < end; ++i) {
+      SingleStepEnv& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
+      const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
+      const std::vector<std::int64_t> action(mapping.begin(), mapping.end());
+      env.reset(0);
+      const StepResult step = env.step(action);
+      Outcome& o = outcomes[static_cast<std::size_t>(i)];
+      o.reward = step.reward;
+      o.speedup = step.info.speedup;
+      o.valid = step.info.valid;
+      o.rectified = step.info.rectified;
+      o.scored.assign(env.scored_mapping().begin(), env.scored_mapping().end());
+      o.latency_fs = step.info.latency_fs;
+    }
+  }
+
+  void record(const std::vector<Outcome>& outcomes, double wall) {
+    for (const Outcome& o : outcomes) {
+      const bool scored_valid = o.valid || o.rectified;
+      ++evaluations;
+      ++pending;
+      if (o.valid) ++pending_valid;
+      if (scored_valid) {
+        pending_speedup += o.speedup;
+        if (!best || o.speedup > best_speedup) {
+          best = o.scored;
+          best_speedup = o.speedup;
+          best_latency_fs = o.latency_fs;
+        }
+      }
+      if (pending >= curve_interval() || evaluations == config.budget) close_row(wall);
+    }
+  }
+
+  void close_row(double wall) {
+    if (pending == 0) return;
+    curve.push_back(CurveRow{evaluations, wall, best ? best_speedup : 0.0,
+                             pending_speedup / static_cast<double>(pending),
+                             static_cast<double>(pending_valid) / static_cast<double>(pending)});
+    pending = pending_valid = 0;
+    pending_speedup = 0;
+  }
+
+  void write_outputs(double wall) const {
+    write_file_atomically(folder.curve(), curve_csv(curve));
+    if (best)
+      save_mapping(folder.best_mapping(), sim(), *best, RecordedResult{best_latency_fs, true});
+    StateWriter out;
+    out.put("trainer.config", config.to_yaml());
+    out.put("trainer.evaluations", evaluations);
+    out.put("trainer.wall_seconds", wall);
+    out.put("trainer.pending", pending);
+    out.put("trainer.pending_valid", pending_valid);
+    out.put("trainer.pending_speedup", pending_speedup);
+    std::vector<double> rows;
+    for (const CurveRow& r : curve) {
+      rows.insert(rows.end(), {static_cast<double>(r.evaluations), r.wall_seconds, r.best_speedup,
+                               r.batch_mean_speedup, r.valid_fraction});
+    }
+    out.put_array<double>("trainer.curve", rows);
+    out.put("trainer.has_best", static_cast<std::uint64_t>(best ? 1 : 0));
+    out.put_array<std::uint8_t>("trainer.best", best ? std::span<const std::uint8_t>(*best)
+                                                     : std::span<const std::uint8_t>());
+    out.put("trainer.best_speedup", best_speedup);
+    out.put("trainer.best_latency_fs", static_cast<std::int64_t>(best_latency_fs));
+    agent->save(out);
+    out.save(folder.checkpoint());
+  }
+
+  void read_checkpoint() {
+    StateReader in = StateReader::load(folder.checkpoint());
+    if (in.get_text("trainer.config") != config.to_yaml())
+      throw InputError(folder.checkpoint().string() +
+                       ": the checkpoint was written for another config than config.yaml");
+    evaluations = in.get_u64("trainer.evaluations");
+    wall_before = in.get_f64("trainer.wall_seconds");
+    pending = in.get_u64("trainer.pending");
+    pending_valid = in.get_u64("trainer.pending_valid");
+    pending_speedup = in.get_f64("trainer.pending_speedup");
+    const std::vector<double> rows = in.get_array<double>("trainer.curve");
+    curve.clear();
+    for (std::size_t i = 0; i + 5 <= rows.size(); i += 5) {
+      curve.push_back(CurveRow{static_cast<std::uint64_t>(rows[i]), rows[i + 1], rows[i + 2],
+                               rows[i + 3], rows[i + 4]});
+    }
+    const bool has_best = in.get_u64("trainer.has_best") != 0;
+    std::vector<std::uint8_t> best_mapping = in.get_array<std::uint8_t>("trainer.best");
+    best_speedup = in.get_f64("trainer.best_speedup");
+    best_latency_fs = in.get_i64("trainer.best_latency_fs");
+    if (has_best) best = Mapping(best_mapping.begin(), best_mapping.end());
+    agent->load(in);
+    in.expect_end();
+    last_checkpoint = evaluations;
+  }
+};
+
+Trainer::Trainer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Trainer::~Trainer() = default;
+Trainer::Trainer(Trainer&&) noexcept = default;
+
+Trainer::Trainer(TrainConfig config, fs::path run_dir, ProcessGroup& ranks)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.ranks = &ranks;
+  s.folder.dir = std::move(run_dir);
+  // Every rank checks before rank 0 creates anything (or the others would find its run).
+  run_agreed(ranks, OnRanks::every, [&] {
+    config.resolve();
+    s.config = std::move(config);
+    if (s.folder.has_run())
+      throw InputError(s.folder.dir.string() +
+                       ": already holds a run (resume it with --resume, or choose another --out)");
+  });
+  require_same_on_every_rank(ranks, s.config.to_yaml() + s.folder.dir.string(),
+                             "was started with another train config or --out than rank 0; every "
+                             "rank of a job must be given the same command");
+  run_agreed(ranks, OnRanks::leader_only, [&] {
+    try {
+      fs::create_directories(s.folder.dir);
+    } catch (const fs::filesystem_error& e) {
+      throw InputError(s.folder.dir.string() + ": cannot create the run folder (" +
+                       e.code().message() + ")");
+    }
+  });
+  run_agreed(ranks, OnRanks::every, [&] { s.build(); });
+  run_agreed(ranks, OnRanks::leader_only,
+             [&] { write_file_atomically(s.folder.config(), s.config.to_yaml()); });
+}
+
+Trainer Trainer::resume(const fs::path& run_dir, ProcessGroup& ranks) {
+  auto state = std::make_unique<State>();
+  State& s = *state;
+  s.ranks = &ranks;
+  s.folder.dir = run_dir;
+  run_agreed(ranks, OnRanks::every, [&] {
+    s.config = TrainConfig::load(s.folder.config());
+    s.config.resolve();
+    if (!s.folder.resumable())
+      throw InputError(s.folder.checkpoint().string() +
+                       ": no checkpoint to resume from (the run stopped before its first one)");
+  });
+  require_same_on_every_rank(ranks, s.config.to_yaml() + s.folder.dir.string(),
+                             "was started to resume another run than rank 0; every rank of a job "
+                             "must be given the same command");
+  run_agreed(ranks, OnRanks::every, [&] {
+    s.build();
+    s.read_checkpoint();
+  });
+  return Trainer(std::move(state));
+}
+
+Trainer Trainer::resume_or_start(TrainConfig config, const fs::path& run_dir) {
+  if (RunFolder{run_dir}.resumable()) return resume(run_dir);
+  fs::remove_all(run_dir);
+  return Trainer(std::move(config), run_dir);
+}
+
+TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progress,
+                         const std::function<bool()>& stop) {
+  State& s = *state_;
+  const auto start = std::chrono::steady_clock::now();
+  auto wall = [&] {
+    return s.wall_before +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  bool interrupted = false;
+  double proposing_seconds = 0, scoring_seconds = 0, learning_seconds = 0;
+  auto write_outputs = [&] {
+    run_agreed(*s.ranks, OnRanks::leader_only, [&] { s.write_outputs(wall()); });
+    s.last_checkpoint = s.evaluations;
+  };
+  while (s.evaluations < s.config.budget) {
+    const auto limit = static_cast<std::size_t>(
+        std::min<std::uint64_t>(s.config.budget - s.evaluations, kMaxBatch));
+    const auto proposing = Clock::now();
+    std::vector<Mapping> proposals = s.agent->propose(limit);
+    proposing_seconds += seconds_since(proposing);
+    if (proposals.empty()) break;  // the agent is done (greedy-dp converged)
+    if (proposals.size() > limit)
+      throw std::logic_error("agent '" + s.config.agent + "' proposed " +
+                             std::to_string(proposals.size()) + " mappings, allowed 1.." +
+                             std::to_string(limit));
+    bool stop_now = stop && stop();
+    const auto scoring = Clock::now();
+    const std::vector<Outcome> outcomes = s.evaluate(proposals, stop_now);
+    scoring_seconds += seconds_since(scoring);
+    const auto learning = Clock::now();
+    s.agent->learn(proposals, outcomes);
+    learning_seconds += seconds_since(learning);
+    s.record(outcomes, wall());
+    if (progress)
+      progress(
+          TrainProgress{s.evaluations, s.config.budget, s.best_speedup, wall(), s.agent->status()});
+    if (s.evaluations >= s.config.budget) break;
+    if (stop_now) {
+      interrupted = true;
+      break;
+    }
+    if (s.evaluations - s.last_checkpoint >= s.config.checkpoint_every) write_outputs();
+  }
+  write_outputs();
+  TrainResult result;
+  result.evaluations = s.evaluations;
+  result.wall_seconds = wall();
+  result.proposing_seconds = proposing_seconds;
+  result.scoring_seconds = scoring_seconds;
+  result.learning_seconds = learning_seconds;
+  result.interrupted = interrupted;
+  result.best_mapping = s.best;
+  result.best_speedup = s.best_speedup;
+  result.best_latency_fs = s.best_latency_fs;
+  return result;
+}
+
+const Agent& Trainer::agent() const {
+  return *state_->agent;
+}
+const TrainConfig& Trainer::config() const {
+  return state_->config;
+}
+const std::vector<CurveRow>& Trainer::curve() const {
+  return state_->curve;
+}
+const fs::path& Trainer::run_dir() const {
+  return state_->folder.dir;
+}
+
+std::unique_ptr<Agent> check_runnable(TrainConfig config) {
+  config.resolve();
+  config.threads = 1;
+  Trainer::State state;
+  state.config = std::move(config);
+  state.build();
+  return std::move(state.agent);
+}
+
+std::string curve_csv(const std::vector<CurveRow>& rows) {
+  std::string out = "evaluations,wall_seconds,best_speedup,batch_mean_speedup,valid_fraction\n";
+  char line[256];
+  for (const CurveRow& r : rows) {
+    std::snprintf(line, sizeof line, "%llu,%.3f,%.9f,%.9f,%.6f\n",
+                  static_cast<unsigned long long>(r.evaluations), r.wall_seconds, r.best_speedup,
+                  r.batch_mean_speedup, r.valid_fraction);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace memplace::agents

@@ -1,0 +1,129 @@
+#include "env/model/model_spec.hpp"
+
+#include <stdexcept>
+
+#include "base/errors.hpp"
+
+namespace memplace {
+
+namespace {
+
+// The word that stands for "the hardware model's own value" in options.
+constexpr std::string_view kHardwareValue = "hardware";
+
+std::int64_t parse_lookahead(const std::string& value) {
+  std::size_t used = 0;
+  long long n = -1;
+  try {
+    n = std::stoll(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || n < 0 || value.find_first_not_of("0123456789") != std::string::npos)
+    throw InputError("option lookahead: expected 'hardware' or a non-negative integer, got '" +
+                     value + "'");
+  return n;
+}
+
+}  // namespace
+
+std::string_view version_name(ModelVersion version) {
+  return version == ModelVersion::v0 ? "v0" : "v1";
+}
+
+ModelVersion parse_version(std::string_view name) {
+  if (name == "v0") return ModelVersion::v0;
+  if (name == "v1") return ModelVersion::v1;
+  throw InputError("env version '" + std::string(name) +
+                   "': expected v0 (pinned dynamics) or v1 (streaming)");
+}
+
+Dynamics default_dynamics(ModelVersion version) {
+  return version == ModelVersion::v0 ? Dynamics::pinned : Dynamics::streaming;
+}
+
+Simulator ModelSpec::build() const {
+  return build(load_workload(workload), load_hardware(hardware));
+}
+
+std::shared_ptr<const Simulator> ModelSpec::build_shared() const {
+  return std::make_shared<const Simulator>(build());
+}
+
+Simulator ModelSpec::build(Workload loaded_workload, Hardware loaded_hardware) const {
+  if (lookahead) loaded_hardware.dma.lookahead = *lookahead;
+  SimulatorOptions options;
+  options.memory_time = memory_time;
+  options.dynamics = dynamics;
+  return Simulator(std::move(loaded_workload), std::move(loaded_hardware), options);
+}
+
+std::vector<OptionSpec> ModelSpec::option_specs(ModelVersion version) {
+  std::vector<OptionSpec> specs = {
+      {"workload", "resnet50", {}, "a shipped workload name or a workload YAML file"},
+      {"hardware",
+       std::string(kDefaultHardware),
+       {},
+       "a shipped hardware model name or a hardware YAML file"},
+      {"memory_time",
+       std::string(kHardwareValue),
+       {std::string(kHardwareValue), "max", "sum"},
+       "how a layer's transfers to different memories combine; 'hardware' uses the model's rule"},
+  };
+  if (version == ModelVersion::v0) return specs;
+  specs.push_back({"dynamics",
+                   std::string(dynamics_name(default_dynamics(version))),
+                   {"streaming", "pinned"},
+                   "streaming: a DMA prefetches reads into free faster memory (cost model v1); "
+                   "pinned: v0's dynamics under this version's observation"});
+  specs.push_back({"lookahead",
+                   std::string(kHardwareValue),
+                   {},
+                   "the DMA's lookahead in layers; 'hardware' uses the model's"});
+  return specs;
+}
+
+OptionMap ModelSpec::to_options(ModelVersion version) const {
+  require_version(version);
+  OptionMap options = {{"workload", workload},
+                       {"hardware", hardware},
+                       {"memory_time", memory_time ? std::string(combine_name(*memory_time))
+                                                   : std::string(kHardwareValue)}};
+  if (version == ModelVersion::v0) return options;
+  options["dynamics"] = std::string(dynamics_name(dynamics));
+  options["lookahead"] = lookahead ? std::to_string(*lookahead) : std::string(kHardwareValue);
+  return options;
+}
+
+ModelSpec ModelSpec::from_options(const OptionMap& resolved) {
+  ModelSpec spec;
+  auto value = [&](std::string_view name) -> const std::string* {
+    const auto it = resolved.find(name);
+    return it == resolved.end() ? nullptr : &it->second;
+  };
+  if (const std::string* w = value("workload")) spec.workload = *w;
+  if (const std::string* h = value("hardware")) spec.hardware = *h;
+  if (const std::string* rule = value("memory_time"); rule && *rule != kHardwareValue) {
+    spec.memory_time = combine_from_name(*rule);
+    if (!spec.memory_time)
+      throw InputError("option memory_time: expected hardware, max or sum, got '" + *rule + "'");
+  }
+  if (const std::string* d = value("dynamics")) {
+    const std::optional<Dynamics> dynamics = dynamics_from_name(*d);
+    if (!dynamics)
+      throw InputError("option dynamics: expected streaming or pinned, got '" + *d + "'");
+    spec.dynamics = *dynamics;
+  }
+  if (const std::string* l = value("lookahead"); l && *l != kHardwareValue)
+    spec.lookahead = parse_lookahead(*l);
+  return spec;
+}
+
+void ModelSpec::require_version(ModelVersion version) const {
+  if (version != ModelVersion::v0) return;
+  if (dynamics != Dynamics::pinned)
+    throw InputError("the streaming dynamics is cost model v1's (env version v1), not v0's");
+  if (lookahead) throw InputError("lookahead is an option of env version v1, not v0");
+}
+
+}  // namespace memplace

@@ -1,0 +1,42 @@
+#include "env/optimum/headroom.hpp"
+
+#include <algorithm>
+
+#include "env/model/rectify.hpp"
+#include "env/model/references.hpp"
+#include "env/optimum/streaming_bound.hpp"
+
+namespace memplace::optimum {
+
+namespace {
+
+std::optional<TimeFs> all_fast_rectified_fs(const Simulator& sim) {
+  const Rectified rectified = rectify(sim, Mapping(sim.num_tensors(), 0));
+  if (!rectified.valid) return std::nullopt;
+  const Evaluation eval = sim.evaluate(rectified.mapping);
+  return eval.valid ? std::optional(eval.latency_fs) : std::nullopt;
+}
+
+}  // namespace
+
+Headroom headroom(const Simulator& sim) {
+  const ReferenceLatencies references = reference_latencies(sim);
+  Headroom h;
+  h.all_slowest_fs = references.all_slowest_fs;
+  h.compiler_fs = references.compiler_fs;
+  h.all_fast_rectified_fs = all_fast_rectified_fs(sim);
+  h.certificate = shipped_certificate(sim);
+  h.best_known = best_shipped_mapping(sim);
+  h.capacity_free_bound_fs = lower_bound_fs(sim);
+  h.bound_fs = h.certificate ? h.certificate->bound_fs : h.capacity_free_bound_fs;
+  if (sim.dynamics() == Dynamics::streaming) {
+    h.pinned_compiler_fs = sim.evaluate(pinned_compiler_mapping(sim)).latency_fs;
+    h.slowest_port_bound_fs = slowest_port_bound_fs(sim);
+    h.compute_bound_fs = compute_bound_fs(sim);
+    h.capacity_aware_bound_fs = streaming_bound_fs(sim);
+    h.bound_fs = std::max({references.lower_bound_fs, *h.capacity_aware_bound_fs});
+  }
+  return h;
+}
+
+}  // namespace memplace::optimum

@@ -1,0 +1,425 @@
+// The command line, in-process: good paths print what they should, and every file of the
+// bad-input corpus (tests/data/bad/EXPECTED.txt) gives exit code 2 and a one-line message.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "apps/cli.hpp"
+#include "env/model/inputs/hardware.hpp"
+#include "tests/support/agent_harness.hpp"
+
+namespace memplace {
+namespace {
+
+const std::string kData = MEMPLACE_SOURCE_DIR "/tests/data";
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run run(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = cli::run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;)
+    words.push_back(w);
+  return words;
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
+    s.replace(p, from.size(), to);
+  }
+}
+
+TEST_CASE("every file of the bad-input corpus exits 2 with its message") {
+  std::ifstream manifest(kData + "/bad/EXPECTED.txt");
+  REQUIRE(manifest.good());
+  std::set<std::string> covered;
+  std::string line;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto bar1 = line.find('|');
+    const auto bar2 = line.find('|', bar1 + 1);
+    REQUIRE(bar2 != std::string::npos);
+    const std::string file = trim(line.substr(0, bar1));
+    std::string args = trim(line.substr(bar1 + 1, bar2 - bar1 - 1));
+    const std::string expected = trim(line.substr(bar2 + 1));
+    replace_all(args, "{file}", kData + "/bad/" + file);
+    replace_all(args, "{good}", kData + "/good");
+    CAPTURE(file);
+    const Run r = run(split_words(args));
+    CHECK(r.code == cli::kExitBadInput);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+    covered.insert(file);
+  }
+  CHECK(covered.size() >= 15);
+  for (const auto& entry : std::filesystem::directory_iterator(kData + "/bad")) {
+    const std::string name = entry.path().filename().string();
+    if (name != "EXPECTED.txt")
+      CHECK_MESSAGE(covered.count(name) == 1, name << " is not in EXPECTED.txt");
+  }
+}
+
+// One malformed copy of a shipped hardware file per rule: the value after `key:` on the
+// occurrence-th line holding it is replaced, and the error must name the file, that line and
+// the field.
+struct HardwareFault {
+  std::string key;
+  int occurrence;
+  std::string value;
+  std::string field;
+};
+
+TEST_CASE("every shipped hardware model: a malformed copy names its file, line and field") {
+  const std::vector<HardwareFault> faults = {
+      {"bandwidth_bytes_per_s", 1, "fast", "memories[0].bandwidth_bytes_per_s"},
+      {"capacity_bytes", 2, "-5", "memories[1].capacity_bytes"},
+      {"peak_macs_per_s", 1, ".nan", "compute.peak_macs_per_s"},
+      {"mac_utilisation", 1, "1.5", "compute.mac_utilisation"},
+      {"memory_time", 1, "average", "memory_time"},
+      {"lookahead", 1, "-1", "dma.lookahead"},
+      {"staging", 1, "[NOWHERE]", "dma.staging[0]"},
+      {"during_overhead", 1, "sometimes", "dma.during_overhead"},
+  };
+  testing::TempDir dir;
+  for (const std::string& name : embedded_hardware_names()) {
+    std::ifstream in(MEMPLACE_SOURCE_DIR "/workloads/hardware/" + name + ".yaml");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    REQUIRE(lines.size() > 10);
+    for (const HardwareFault& fault : faults) {
+      // The line: the occurrence-th that starts (after indentation and "- ") with the key.
+      std::size_t at = lines.size();
+      for (std::size_t i = 0, seen = 0; i < lines.size(); ++i) {
+        const std::string body = trim(lines[i]);
+        if ((body.starts_with(fault.key + ":") || body.starts_with("- " + fault.key + ":")) &&
+            ++seen == static_cast<std::size_t>(fault.occurrence)) {
+          at = i;
+          break;
+        }
+      }
+      REQUIRE_MESSAGE(at < lines.size(), name << " has no line " << fault.key);
+      std::vector<std::string> broken = lines;
+      const std::size_t key = broken[at].find(fault.key + ":");
+      broken[at] = broken[at].substr(0, key) + fault.key + ": " + fault.value;
+      const std::filesystem::path file = dir.path / (name + "-" + fault.key + ".yaml");
+      std::ofstream(file) << [&] {
+        std::string text;
+        for (const std::string& line : broken)
+          text += line + "\n";
+        return text;
+      }();
+      CAPTURE(file);
+      const Run r = run({"info", "mobilenet-v2", "--hardware", file.string()});
+      CHECK(r.code == cli::kExitBadInput);
+      CHECK(r.out.empty());
+      const std::string where = file.filename().string() + ":" + std::to_string(at + 1) + ": ";
+      CHECK_MESSAGE(r.err.find(where + fault.field + ":") != std::string::npos, r.err);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+  }
+}
+
+TEST_CASE("bad arguments exit 2") {
+  CHECK(run({}).code == cli::kExitBadInput);
+  CHECK(run({"frobnicate"}).code == cli::kExitBadInput);
+  CHECK(run({"info", "--memory-time", "avg"}).code == cli::kExitBadInput);
+  CHECK(run({"evaluate", "resnet50"}).code == cli::kExitBadInput);
+  const Run missing = run({"info", "no-such-workload"});
+  CHECK(missing.code == cli::kExitBadInput);
+  CHECK(missing.err.find("no-such-workload: no such workload file") != std::string::npos);
+  // references checks every hardware model and workload before printing anything.
+  const Run partly = run({"references", "resnet50", "--hardware", "nnpi,tpu-v9"});
+  CHECK(partly.code == cli::kExitBadInput);
+  CHECK(partly.out.empty());
+  CHECK(partly.err.find("tpu-v9: no such hardware file") != std::string::npos);
+  const Run empty = run({"references", "resnet50", "--hardware", "nnpi,", "--summary"});
+  CHECK(empty.code == cli::kExitBadInput);
+  CHECK(empty.err.find("--hardware: an empty name in 'nnpi,'") != std::string::npos);
+  CHECK(run({"--help"}).code == cli::kExitOk);
+  CHECK(run({"info", "--help"}).out.find("--memory-time") != std::string::npos);
+}
+
+TEST_CASE("evaluate scores a mapping and re-checks a recorded result") {
+  const std::string chain = kData + "/good/chain.yaml";
+  const Run r = run({"evaluate", chain, kData + "/good/chain-mapping.yaml", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["valid"] == true);
+  CHECK(doc["memories"].size() == 3);
+
+  // Record the result, then tamper with it: the replay must notice (exit 1).
+  const auto dir = std::filesystem::temp_directory_path() / "memplace_test_cli";
+  std::filesystem::create_directories(dir);
+  std::ifstream in(kData + "/good/chain-mapping.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string latency = std::to_string(doc["latency_fs"].get<std::int64_t>());
+  auto write = [&](const std::string& result) {
+    std::string t = text;
+    replace_all(t, "hardware: nnpi\n", "hardware: nnpi\nresult: " + result + "\n");
+    std::ofstream((dir / "m.yaml").string()) << t;
+    return run({"evaluate", chain, (dir / "m.yaml").string()});
+  };
+  const Run good = write("{latency_fs: " + latency + ", valid: true}");
+  CHECK(good.code == cli::kExitOk);
+  CHECK(good.out.find("reproduced exactly") != std::string::npos);
+  const Run bad = write("{latency_fs: 1" + latency + ", valid: true}");
+  CHECK(bad.code == cli::kExitFailure);
+  CHECK(bad.err.find("does not match") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refuses bad input") {
+  testing::TempDir dir;
+  const std::string chain = kData + "/good/chain.yaml";
+  const std::string hw = kData + "/good/toy-hw.yaml";
+  const std::string out = (dir.path / "chain.yaml").string();
+  for (const std::string rule : {"max", "sum"}) {
+    CAPTURE(rule);
+    const Run r =
+        run({"optimum", chain, "--hardware", hw, "--memory-time", rule, "-q", "--json", "-o", out});
+    REQUIRE(r.code == cli::kExitOk);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["status"] == "optimal");
+    CHECK(doc["memory_time"] == rule);
+    CHECK(doc["latency_fs"].get<std::int64_t>() <= doc["compiler_latency_fs"].get<std::int64_t>());
+    CHECK(doc["gap"].get<double>() == 0.0);
+    // The certificate replays under the rule it records, with no option.
+    const Run replay = run({"evaluate", chain, out, "--hardware", hw});
+    CHECK(replay.code == cli::kExitOk);
+    CHECK(replay.out.find("reproduced exactly") != std::string::npos);
+  }
+  // Under another rule the recorded result is not comparable, and says so.
+  const Run other = run({"evaluate", chain, out, "--hardware", hw, "--memory-time", "max"});
+  CHECK(other.code == cli::kExitOk);
+  CHECK(other.out.find("not re-checked under max") != std::string::npos);
+
+  auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
+    CAPTURE(message);
+    const Run r = run(args);
+    CHECK(r.code == cli::kExitBadInput);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') <= 2);
+  };
+  // The shipped certificates give references and info their optimum rows.
+  const Run refs = run({"references", "resnet50", "resnet101", "--json"});
+  REQUIRE(refs.code == cli::kExitOk);
+  const auto rows = nlohmann::json::parse(refs.out);
+  CHECK(rows[0]["optimum_status"] == "optimal");
+  CHECK(rows[0]["references"]["optimum"]["speedup"].get<double>() > 1.0);
+  // resnet101 is not proven within the shipped certificate's time limit.
+  if (rows[1]["optimum_status"] != "optimal") {
+    CHECK(rows[1]["references"]["best-known"]["speedup"].get<double>() <=
+          rows[1]["references"]["optimum-bound"]["speedup"].get<double>());
+  }
+  const Run info = run({"info", "bert-base"});
+  CHECK(info.out.find("| optimum ") != std::string::npos);
+  CHECK(info.out.find("optimum proven by CBC") != std::string::npos);
+  // Any other workload is told how to get its optimum.
+  CHECK(run({"info", chain}).out.find("`memplace optimum") != std::string::npos);
+
+  refused({"optimum", chain, "--time-limit", "-1", "-o", out}, "--time-limit");
+  refused({"optimum", chain, "--time-limit", "nan", "-o", out}, "positive number of seconds");
+  refused({"optimum", chain, "--gap", "2", "-o", out}, "--gap");
+  refused({"optimum", chain, "--threads", "0", "-o", out}, "--threads");
+  refused({"optimum", chain, "-o", kData + "/good/chain.yaml/x.yaml"}, "cannot write");
+  refused({"optimum", chain, "-o", dir.path.string()}, "it is a folder");
+  refused({"optimum", chain, "-o", (dir.path / "missing" / "x.yaml").string()}, "no folder");
+}
+
+TEST_CASE("info --json reports the shape and the references of a workload") {
+  const Run r = run({"info", kData + "/good/chain.yaml", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["layers"] == 3);
+  CHECK(doc["edges"] == 2);
+  CHECK(doc["macs"] == 1100);
+  CHECK(doc["weight_bytes"] == 300);
+  CHECK(doc["activation_bytes"] == 450);
+  CHECK(doc["peak_live_activation_bytes"] == 400);
+  CHECK(doc["references"]["compiler"]["speedup"] == 1.0);
+  CHECK(doc["references"]["all-DRAM"]["speedup"].get<double>() <= 1.0);
+  CHECK(doc["references"]["capacity-free-bound"]["speedup"].get<double>() >= 1.0);
+}
+
+TEST_CASE("list shows the registered environments and the options of the generic ids") {
+  const Run text = run({"list"});
+  REQUIRE(text.code == cli::kExitOk);
+  CHECK(text.out.find("memplace/sequential/bert-base-v0") != std::string::npos);
+  CHECK(text.out.find("Options of memplace/single-step-v0") != std::string::npos);
+  CHECK(text.out.find("| invalid ") != std::string::npos);
+  CHECK(text.out.find("| order ") != std::string::npos);
+
+  const Run json = run({"list", "--json"});
+  REQUIRE(json.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(json.out);
+  REQUIRE(doc["environments"].is_array());
+  bool found = false;
+  for (const auto& env : doc["environments"]) {
+    if (env["id"] != "memplace/sequential/resnet50-v0") continue;
+    found = true;
+    CHECK(env["kind"] == "sequential");
+    CHECK(env["workload"] == "resnet50");
+    std::set<std::string> names;
+    for (const auto& option : env["options"])
+      names.insert(option["name"].get<std::string>());
+    CHECK(names == std::set<std::string>{"hardware", "memory_time", "order", "reward"});
+  }
+  CHECK(found);
+  CHECK(doc["workloads"].size() >= 7);  // the other lists are still there
+}
+
+TEST_CASE("check runs the contract and random episodes with options from a file and the line") {
+  const Run r = run({"check", "memplace/sequential/resnet50-v0", "--options",
+                     kData + "/good/sequential-options.yaml", "-o", "memory_time=sum", "--episodes",
+                     "2", "--json"});
+  REQUIRE(r.code == cli::kExitOk);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["problems"].empty());
+  CHECK(doc["options"]["order"] == "msa");
+  CHECK(doc["options"]["reward"] == "terminal");
+  CHECK(doc["options"]["memory_time"] == "sum");
+  REQUIRE(doc["episodes"].size() == 2);
+  for (const auto& e : doc["episodes"]) {
+    CHECK(e["valid"] == true);
+    CHECK(e["steps"] == 111);
+  }
+  CHECK(run({"check", "memplace/nothing-v0"}).code == cli::kExitBadInput);
+  CHECK(run({"check", "memplace/sequential/resnet50-v0", "-o", "order"}).code ==
+        cli::kExitBadInput);
+}
+
+}  // namespace
+}  // namespace memplace
+
+namespace memplace {
+namespace {
+
+TEST_CASE("train writes a run folder whose best mapping replays, and refuses to overwrite it") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "run").string();
+  const Run first =
+      run({"train", "--agent", "sa", "--budget", "800", "--seed", "2", "--out", out, "-q"});
+  REQUIRE_MESSAGE(first.code == 0, first.err);
+  CHECK(first.out.find("agent sa on resnet50 (seed 2): 800 evaluations") != std::string::npos);
+  CHECK(first.out.find("best speedup over the compiler:") != std::string::npos);
+  for (const char* file : {"config.yaml", "curve.csv", "best_mapping.yaml", "checkpoint.bin"})
+    CHECK_MESSAGE(std::filesystem::exists(dir.path / "run" / file), file);
+  const Run replay = run({"evaluate", "resnet50", out + "/best_mapping.yaml"});
+  CHECK(replay.code == 0);
+  CHECK(replay.out.find("reproduced exactly") != std::string::npos);
+
+  const Run again = run({"train", "--agent", "sa", "--budget", "800", "--out", out, "-q"});
+  CHECK(again.code == 2);
+  CHECK(again.err.find("already holds a run") != std::string::npos);
+  // A finished run resumes to the same end at once.
+  const Run resumed = run({"train", "--resume", out, "-q"});
+  CHECK(resumed.code == 0);
+  const Run mixed = run({"train", "--resume", out, "--budget", "5"});
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err.find("--resume continues a run as configured") != std::string::npos);
+  {
+    std::ofstream corrupt(dir.path / "run" / "checkpoint.bin", std::ios::binary | std::ios::trunc);
+    corrupt << "garbage";
+  }
+  const Run corrupt = run({"train", "--resume", out, "-q"});
+  CHECK(corrupt.code == 2);
+  CHECK(corrupt.err.find("checkpoint.bin: not a memplace state archive") != std::string::npos);
+  const Run missing = run({"train", "--resume", (dir.path / "none").string()});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("config.yaml") != std::string::npos);
+}
+
+TEST_CASE("train refuses unknown agents, hyperparameters and env options by name") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "run").string();
+  const Run agent = run({"train", "--agent", "dqn", "--out", out});
+  CHECK(agent.code == 2);
+  CHECK(agent.err.find("unknown agent 'dqn'") != std::string::npos);
+  const Run param = run({"train", "--agent", "sa", "-p", "cooling=fast", "--out", out});
+  CHECK(param.code == 2);
+  CHECK(param.err.find("cooling") != std::string::npos);
+  const Run option = run({"train", "--agent", "sa", "-o", "invalid=ignore", "--out", out});
+  CHECK(option.code == 2);
+  CHECK(option.err.find("invalid") != std::string::npos);
+  const Run env = run({"train", "--agent", "sa", "--env", "sequential", "--out", out});
+  CHECK(env.code == 2);
+  CHECK(env.err.find("runs on single-step") != std::string::npos);
+}
+
+TEST_CASE("transfer: a policy trained on nnpi places a small workload on other hardware") {
+  testing::TempDir dir;
+  const std::string out = (dir.path / "transfer").string();
+  // edge-tpu has 2 memories (the policy's 3 carried over by rank), tpu-v4i 3; under the
+  // streaming dynamics (v1), as the table runs.
+  const Run r = run({"transfer",
+                     "--agent",
+                     "ea",
+                     "--train",
+                     "mobilenet-v2",
+                     "--to",
+                     "mobilenet-v2",
+                     "--to-hardware",
+                     "edge-tpu,tpu-v4i",
+                     "--env-version",
+                     "v1",
+                     "--budget",
+                     "300",
+                     "-p",
+                     "hidden=16",
+                     "--threads",
+                     "1",
+                     "--out",
+                     out,
+                     "-q"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  std::ifstream csv(dir.path / "transfer" / "transfer.csv");
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(csv, line);)
+    rows.push_back(line);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1].starts_with("mobilenet-v2,nnpi,trained on,"));
+  CHECK(rows[2].starts_with("mobilenet-v2,edge-tpu,zero-shot,"));
+  CHECK(rows[3].starts_with("mobilenet-v2,tpu-v4i,zero-shot,"));
+  CHECK(r.out.find("| mobilenet-v2 | edge-tpu | zero-shot |") != std::string::npos);
+  CHECK(r.out.find("trained on mobilenet-v2 @ nnpi (v1)") != std::string::npos);
+  // Every placement replays on its own hardware with the latency recorded in it.
+  for (const char* hardware : {"nnpi", "edge-tpu", "tpu-v4i"}) {
+    const std::string file = out + "/mobilenet-v2@" + hardware + "-mapping.yaml";
+    const Run replay = run({"evaluate", "mobilenet-v2", file, "--dynamics", "streaming"});
+    CHECK_MESSAGE(replay.code == 0, hardware << ": " << replay.err);
+    CHECK(replay.out.find("reproduced exactly") != std::string::npos);
+  }
+  // A hardware model that does not load is refused before any training.
+  const Run bad = run({"transfer", "--agent", "ea", "--to-hardware", "tpu-v9", "--budget", "300",
+                       "--out", (dir.path / "bad").string(), "-q"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("tpu-v9") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir.path / "bad"));
+}
+
+}  // namespace
+}  // namespace memplace

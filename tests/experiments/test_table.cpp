@@ -1,0 +1,393 @@
+// The baseline table: its config (defaults, round trip, every bad field named), its statistics on
+// hand-computed cases, and the runner on toy problems (independent of the number of jobs; a
+// stopped table completes only its missing runs, to the same result).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <filesystem>
+#include <sstream>
+
+#include "agents/training/run_folder.hpp"
+#include "base/atomic_file.hpp"
+#include "base/yaml_input.hpp"
+#include "env/model/inputs/workload.hpp"
+#include "env/model/references.hpp"
+#include "experiments/table_config.hpp"
+#include "experiments/table_references.hpp"
+#include "experiments/table_report.hpp"
+#include "experiments/table_runner.hpp"
+#include "tests/support/agent_harness.hpp"
+
+namespace memplace {
+namespace {
+
+using experiments::CellResult;
+using experiments::TableConfig;
+using experiments::TableRunner;
+using testing::TempDir;
+
+TableConfig parse(const std::string& yaml) {
+  return TableConfig::parse_yaml(yaml, "table.yaml");
+}
+
+TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML round trip") {
+  TableConfig c;
+  c.resolve();
+  CHECK(c.agents ==
+        std::vector<std::string>{"egrl", "ea", "sac", "ppo", "greedy-dp", "sa", "random"});
+  CHECK(c.workloads == std::vector<std::string>{"resnet50", "resnet101", "bert-base"});
+  CHECK(c.seeds == 5);
+  CHECK(c.hyperparameters.at("egrl").at("population") == "20");  // defaults filled in
+  TableConfig back = parse(c.to_yaml());
+  back.resolve();
+  CHECK(back == c);
+
+  TableConfig custom = parse(
+      "agents: [sa, ea]\nworkloads: [resnet50]\nseeds: 2\nbudget: 300\njobs: 1\n"
+      "hyperparameters:\n  sa: {t_start: 0.5}\nenv_options: {invalid: rectify}\n");
+  custom.resolve();
+  CHECK(custom.hyperparameters.at("sa").at("t_start") == "0.5");
+  const agents::TrainConfig cell = custom.cell("sa", "resnet50", 1);
+  CHECK(cell.seed == 1);
+  CHECK(cell.budget == 300);
+  CHECK(cell.threads == 1);
+  CHECK(cell.env_options().at("invalid") == "rectify");
+  CHECK(cell.hyperparameters.at("t_start") == "0.5");
+
+  // env_version v1: every cell trains under the streaming dynamics, the references are v1's.
+  TableConfig v1 =
+      parse("agents: [sa]\nworkloads: [resnet101]\nenv_version: v1\nenv_options: {lookahead: 4}\n");
+  v1.resolve();
+  CHECK(v1.cell("sa", "resnet101", 0).env_version == ModelVersion::v1);
+  CHECK(v1.env_options().at("dynamics") == "streaming");
+  TableConfig v1_back = parse(v1.to_yaml());
+  v1_back.resolve();
+  CHECK(v1_back == v1);
+  CHECK(c.env_version == ModelVersion::v1);  // the default since cost model v1
+  CHECK(c.to_yaml().find("env_version: v1\n") != std::string::npos);
+  TableConfig v0 = parse("agents: [sa]\nenv_version: v0\n");
+  v0.resolve();
+  TableConfig v0_back = parse(v0.to_yaml());
+  v0_back.resolve();
+  CHECK(v0_back.env_version == ModelVersion::v0);
+  Hardware hw = load_hardware("nnpi");
+  hw.dma.lookahead = 4;
+  const Simulator streaming(load_workload("resnet101"), hw,
+                            {.memory_time = std::nullopt, .dynamics = Dynamics::streaming});
+  const ReferenceLatencies r = reference_latencies(streaming);
+  const std::vector<experiments::WorkloadReference> refs = experiments::workload_references(v1);
+  CHECK(refs.at(0).capacity_free_bound_speedup ==
+        doctest::Approx(speedup(r.compiler_fs, r.lower_bound_fs)));
+  CHECK(refs.at(0).optimum_speedup == 0);  // certificates are the pinned model's
+  CHECK_THROWS_WITH_AS(parse("env_version: v3\n").resolve(), doctest::Contains("env_version"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(parse("agents: [sa]\nenv_version: v3\n"),
+                       doctest::Contains("table.yaml:2: env_version"), InputError);
+}
+
+TEST_CASE("table config: a variant runs its agent under its own name and hyperparameters") {
+  TableConfig c = parse(
+      "agents: [sa, sa-hot]\nworkloads: [resnet50]\nvariants: {sa-hot: sa}\n"
+      "hyperparameters:\n  sa-hot: {t_start: 0.5}\n");
+  c.resolve();
+  CHECK(c.agent_of("sa-hot") == "sa");
+  CHECK(c.agent_of("sa") == "sa");
+  const agents::TrainConfig hot = c.cell("sa-hot", "resnet50", 2);
+  CHECK(hot.agent == "sa");
+  CHECK(hot.hyperparameters.at("t_start") == "0.5");
+  CHECK(c.cell("sa", "resnet50", 2).hyperparameters.at("t_start") == "0.1");
+  TableConfig back = parse(c.to_yaml());
+  back.resolve();
+  CHECK(back == c);
+  // Without variants the YAML is as before they existed, so earlier table folders still match.
+  TableConfig plain;
+  plain.resolve();
+  CHECK(plain.to_yaml().find("variants") == std::string::npos);
+}
+
+TEST_CASE("table config: bad fields are refused with the file, line and field named") {
+  auto refused = [](const std::string& yaml, const std::string& message) {
+    CAPTURE(yaml);
+    CHECK_THROWS_WITH_AS(
+        [&] {
+          TableConfig c = parse(yaml);
+          c.resolve();
+        }(),
+        doctest::Contains(message.c_str()), InputError);
+  };
+  refused("agents: [sa]\nbudgett: 5\n", "table.yaml:2");
+  refused("agents: [sa, sa]\n", "agents: 'sa' is listed twice");
+  refused("agents: [nobody]\n", "unknown agent 'nobody'");
+  refused("agents: []\n", "agents: empty");
+  refused("seeds: 0\n", "seeds: must be in 1..1000");
+  refused("seeds: -3\n", "seeds");
+  refused("budget: nan\n", "budget");
+  refused("agents: [sa]\nhyperparameters: {ea: {population: 10}}\n", "'ea' is not in agents");
+  refused("agents: [sa]\nhyperparameters: {sa: {t_begin: 1}}\n", "t_begin");
+  refused("env_options: {reward: cheers}\n", "reward");
+  refused("agents: sa\n", "agents");
+  refused("agents: [sa]\nvariants: {hot: sa}\n", "variants.hot: 'hot' is not in agents");
+  refused("agents: [sa, ea]\nvariants: {ea: sa}\n", "variants.ea: 'ea' is an agent's own name");
+  refused("agents: [sa, hot]\nvariants: {hot: nobody}\n", "variants.hot: unknown agent 'nobody'");
+  refused("agents: [sa, 'a/b']\nvariants: {'a/b': sa}\n", "names run folders");
+  refused("agents: [sa, hot]\nvariants: [hot]\n", "table.yaml:2: variants");
+  refused("agents: [sa, hot]\n", "unknown agent 'hot'");  // a variant needs its agent named
+  // Values the agent itself checks, and workloads that do not load, are refused before anything
+  // is written.
+  TempDir dir;
+  auto refused_by_runner = [&](const std::string& yaml, const std::string& message) {
+    CAPTURE(yaml);
+    CHECK_THROWS_WITH_AS(TableRunner(parse(yaml), dir.path / "t"),
+                         doctest::Contains(message.c_str()), InputError);
+    CHECK_FALSE(std::filesystem::exists(dir.path / "t"));
+  };
+  refused_by_runner("agents: [sa]\nhyperparameters: {sa: {t_start: hot}}\n", "t_start");
+  refused_by_runner("agents: [ea]\nhyperparameters: {ea: {population: 2}}\n", "population");
+  refused_by_runner("agents: [sa]\nworkloads: [resnet50, no-such-net]\n", "no-such-net");
+}
+
+CellResult cell(const std::string& agent, std::uint64_t seed, double speedup, std::uint64_t to_95) {
+  CellResult c;
+  c.agent = agent;
+  c.workload = "resnet50";
+  c.seed = seed;
+  c.evaluations = 100;
+  c.found_valid = speedup > 0;
+  c.best_speedup = speedup;
+  c.evaluations_to_95 = to_95;
+  c.wall_seconds = 2;
+  return c;
+}
+
+TEST_CASE("table report: mean, sample standard deviation, best, worst and evaluations to 95 %") {
+  TableConfig config;
+  config.set_env_version(ModelVersion::v0);  // the optimum's section; v1's is checked below
+  config.agents = {"sa", "random"};
+  config.workloads = {"resnet50"};
+  config.seeds = 3;
+  const std::vector<CellResult> cells = {cell("sa", 0, 1.0, 10), cell("sa", 1, 1.2, 30),
+                                         cell("sa", 2, 1.4, 50), cell("random", 0, 0.5, 40),
+                                         cell("random", 1, 0, 0)};
+  const std::vector<experiments::TableRow> rows = experiments::summarize(config, cells);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].agent == "sa");
+  CHECK(rows[0].seeds == 3);
+  CHECK(rows[0].mean_speedup == doctest::Approx(1.2));
+  CHECK(rows[0].std_speedup == doctest::Approx(0.2));  // sqrt((0.04 + 0 + 0.04) / 2)
+  CHECK(rows[0].best_speedup == 1.4);
+  CHECK(rows[0].worst_speedup == 1.0);
+  CHECK(rows[0].mean_evaluations_to_95 == doctest::Approx(30));
+  // A run without a valid mapping counts 0 in the speedups, not in the evaluations to 95 %.
+  CHECK(rows[1].seeds == 2);
+  CHECK(rows[1].valid_seeds == 1);
+  CHECK(rows[1].mean_speedup == doctest::Approx(0.25));
+  CHECK(rows[1].mean_evaluations_to_95 == doctest::Approx(40));
+  const std::string md = experiments::table_markdown(config, rows, 1);
+  CHECK(md.find("| sa | **1.2000 ± 0.2000** (50 %) |") != std::string::npos);
+  CHECK(md.find("Incomplete: 1 run is not finished") != std::string::npos);
+  const std::string csv = experiments::table_csv(rows);
+  // Without references the best known is the table's best run (sa's 1.4): sa's mean 1.2 gets half
+  // of that gain; there is no optimum and no bound.
+  CHECK(csv.find("resnet50,sa,3,3,1.200000,0.200000,1.400000,1.000000,30.0,100.0,,0.500000,"
+                 "0.166667,1.400000,,\n") != std::string::npos);
+  // The wall times go to timing.csv (table.csv is the same on every rerun).
+  CHECK(experiments::timing_csv(rows) ==
+        "workload,agent,seeds,mean_wall_seconds\nresnet50,sa,3,2.00\nresnet50,random,2,2.00\n");
+
+  // Against a proven optimum of 1.5: sa's mean 1.2 gets 40 % of the gain and is 25 % slower.
+  const std::vector<experiments::WorkloadReference> refs = {
+      {.workload = "resnet50",
+       .optimum_speedup = 1.5,
+       .optimum_proven = true,
+       .optimum_bound_speedup = 1.5,
+       .capacity_free_bound_speedup = 1.6,
+       .best_known_speedup = 1.5,
+       .best_known_source = "workloads/optimum/resnet50.nnpi.max.yaml",
+       .bound_speedup = 1.5,
+       .all_fast_rectified_speedup = 1.1}};
+  const auto shared = experiments::summarize(config, cells, refs);
+  CHECK(shared[0].share_of_gain == doctest::Approx(0.4));
+  CHECK(shared[0].gap_to_optimum == doctest::Approx(0.25));
+  CHECK(shared[0].share_of_bound_gain == doctest::Approx(0.4));
+  CHECK(shared[1].share_of_gain == doctest::Approx(-1.5));  // 0.25 is below the compiler
+  const std::string shared_md = experiments::table_markdown(config, shared, 0, refs);
+  CHECK(shared_md.find("| sa | **1.2000 ± 0.2000** (40 %) |") != std::string::npos);
+  // The reference rows under the agents'.
+  CHECK(shared_md.find("| *compiler* | 1.0000 |\n| *all-fast + rectify* | 1.1000 (20 %) |\n"
+                       "| *best known* | 1.5000 (optimum) |\n| *bound* | 1.5000 |\n") !=
+        std::string::npos);
+  CHECK(shared_md.find("| resnet50 | 1.5000 | 1.6000 |") != std::string::npos);
+  CHECK(shared_md.find("| 40 % | 25.00 % | 40 % |") != std::string::npos);
+  CHECK(experiments::table_csv(shared).find(",1.500000,0.400000,0.250000,1.500000,1.500000,"
+                                            "0.400000\n") != std::string::npos);
+
+  // Under v1 there is no optimum: the best known is the better of the shipped mapping and the
+  // table's best run, and the bound gives a floor on the share.
+  TableConfig streaming = config;
+  streaming.set_env_version(ModelVersion::v1);
+  experiments::WorkloadReference v1 = {
+      .workload = "resnet50",
+      .best_known_speedup = 1.3,
+      .best_known_source = "workloads/best-known/resnet50.nnpi.yaml",
+      .bound_speedup = 1.8,
+      .all_fast_rectified_speedup = 0.9};
+  auto scored = experiments::summarize(streaming, cells, std::span(&v1, 1));
+  CHECK(scored[0].share_of_gain == doctest::Approx(0.5));  // against the table's 1.4
+  CHECK(scored[0].share_of_bound_gain == doctest::Approx(0.25));
+  std::string v1_md = experiments::table_markdown(streaming, scored, 0, std::span(&v1, 1));
+  CHECK(v1_md.find("| resnet50 | 1.4000 | this table | 1.8000 |") != std::string::npos);
+  CHECK(v1_md.find("| *all-fast + rectify* | 0.9000 (-25 %) |") != std::string::npos);
+  CHECK(v1_md.find("| *best known* | 1.4000 |") != std::string::npos);
+  v1.best_known_speedup = 1.6;
+  scored = experiments::summarize(streaming, cells, std::span(&v1, 1));
+  CHECK(scored[0].share_of_gain == doctest::Approx(1.0 / 3));  // against the shipped 1.6
+  v1_md = experiments::table_markdown(streaming, scored, 0, std::span(&v1, 1));
+  CHECK(v1_md.find("| resnet50 | 1.6000 | `workloads/best-known/resnet50.nnpi.yaml` | 1.8000 |") !=
+        std::string::npos);
+  // No share when the optimum is the compiler: nothing to win.
+  CHECK(std::isnan(experiments::share_of_gain(1.0, 1.0)));
+  CHECK(experiments::share_of_gain(1.0, 1.1) == doctest::Approx(0.0));
+  // Nor below 0.1 % to win (a share of it would magnify noise); at 0.2 % there is one.
+  CHECK(std::isnan(experiments::share_of_gain(0.99, 1.0001)));
+  CHECK(experiments::share_of_gain(1.001, 1.002) == doctest::Approx(0.5));
+}
+
+TEST_CASE(
+    "table runner: a result's evaluations to 95 % come from its curve; result.yaml round trip") {
+  agents::TrainConfig config;
+  config.agent = "sa";
+  config.model.workload = "bert-base";
+  config.seed = 4;
+  const std::vector<agents::CurveRow> curve = {
+      {10, 0.1, 0, 0, 0}, {20, 0.2, 0.5, 0.4, 1}, {30, 0.3, 0.96, 0.5, 1}, {40, 0.4, 1.0, 0.6, 1}};
+  const CellResult r = experiments::cell_result("sa", config, curve);
+  CHECK(r.evaluations == 40);
+  CHECK(r.found_valid);
+  CHECK(r.best_speedup == 1.0);
+  CHECK(r.evaluations_to_95 == 30);  // 0.96 >= 0.95 x 1.0
+  const CellResult back =
+      experiments::parse_result_yaml(experiments::result_yaml(r), "result.yaml");
+  CHECK(back.agent == "sa");
+  CHECK(back.workload == "bert-base");
+  CHECK(back.seed == 4);
+  CHECK(back.best_speedup == r.best_speedup);
+  CHECK(back.evaluations_to_95 == 30);
+  CHECK(back.agent_status.empty());
+  CellResult with_status = r;
+  with_status.agent_status = "generation 3, migrants elite 1/2";
+  CHECK(experiments::parse_result_yaml(experiments::result_yaml(with_status), "result.yaml")
+            .agent_status == with_status.agent_status);
+  CHECK_THROWS_WITH_AS(experiments::parse_result_yaml("agent: sa\n", "x/result.yaml"),
+                       doctest::Contains("x/result.yaml"), InputError);
+}
+
+// The table.csv of an outcome (no wall times: byte for byte reproducible).
+std::string csv_of(const experiments::TableOutcome& outcome, const TableConfig& config) {
+  return experiments::table_csv(experiments::summarize(config, outcome.cells));
+}
+
+TableConfig toy_table(const testing::ToyProblem& toy, int jobs) {
+  TableConfig c;
+  c.agents = {"ea", "sa", "ppo"};
+  c.workloads = {toy.workload.string()};
+  c.model.hardware = toy.hardware.string();
+  c.seeds = 2;
+  c.budget = 400;
+  c.jobs = jobs;
+  return c;
+}
+
+TEST_CASE("table runner: the same table on 1 and 2 jobs; a rerun runs nothing") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableRunner one(toy_table(toy, 1), dir.path / "one");
+  const experiments::TableOutcome a = one.run();
+  CHECK(a.cells.size() == 6);
+  CHECK(a.cells_run == 6);
+  CHECK_FALSE(a.interrupted);
+  TableRunner two(toy_table(toy, 2), dir.path / "two");
+  const experiments::TableOutcome b = two.run();
+  CHECK(csv_of(a, one.config()) == csv_of(b, two.config()));
+  // Rerun in the same folder (with another jobs count, which changes nothing): all read back.
+  TableRunner again(toy_table(toy, 2), dir.path / "one");
+  const experiments::TableOutcome c = again.run();
+  CHECK(c.cells_run == 0);
+  CHECK(csv_of(c, again.config()) == csv_of(a, one.config()));
+  // Another config in the same folder is refused.
+  TableConfig other = toy_table(toy, 1);
+  other.budget = 500;
+  CHECK_THROWS_WITH_AS(TableRunner(other, dir.path / "one"), doctest::Contains("another config"),
+                       InputError);
+}
+
+TEST_CASE("table runner: a folder from before v1 was the default is a v0 table") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig v0 = toy_table(toy, 2);
+  v0.set_env_version(ModelVersion::v0);
+  TableRunner(v0, dir.path / "old").run();
+  // Its config.yaml as written then: without env_version.
+  const std::filesystem::path saved = dir.path / "old" / "config.yaml";
+  std::string text = YamlInput::read_file(saved);
+  const std::size_t line = text.find("env_version: v0\n");
+  REQUIRE(line != std::string::npos);
+  text.erase(line, std::string("env_version: v0\n").size());
+  write_file_atomically(saved, text);
+  // Its runs are not taken for v1 ones; as v0 it resumes with nothing left to run.
+  CHECK_THROWS_WITH_AS(TableRunner(toy_table(toy, 2), dir.path / "old"),
+                       doctest::Contains("another config"), InputError);
+  CHECK(TableRunner(v0, dir.path / "old").run().cells_run == 0);
+}
+
+TEST_CASE("table runner: a stopped table completes only its missing runs, to the same result") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 3);
+  TableRunner whole(toy_table(toy, 1), dir.path / "whole");
+  const experiments::TableOutcome expected = whole.run();
+
+  TableRunner parts(toy_table(toy, 1), dir.path / "parts");
+  int polls = 0;
+  const experiments::TableOutcome stopped = parts.run({}, [&] { return ++polls > 40; });
+  CHECK(stopped.interrupted);
+  CHECK(stopped.cells.size() < 6);
+  const std::size_t missing = 6 - stopped.cells.size();
+  TableRunner rest(toy_table(toy, 1), dir.path / "parts");
+  const experiments::TableOutcome completed = rest.run();
+  CHECK_FALSE(completed.interrupted);
+  CHECK(completed.cells_run == missing);
+  CHECK(csv_of(completed, rest.config()) == csv_of(expected, whole.config()));
+}
+
+TEST_CASE("table runner: a variant's runs are its agent's runs with its hyperparameters") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig ablation = toy_table(toy, 2);
+  ablation.agents = {"sa", "sa-hot"};
+  ablation.variants = {{"sa-hot", "sa"}};
+  ablation.hyperparameters = {{"sa-hot", {{"t_start", "3"}}}};
+  TableRunner runner(ablation, dir.path / "ablation");
+  const experiments::TableOutcome outcome = runner.run();
+  REQUIRE(outcome.cells.size() == 4);
+  CHECK(outcome.cells[2].agent == "sa-hot");
+  const agents::TrainConfig saved = agents::TrainConfig::load(
+      agents::RunFolder{runner.cell_folder("sa-hot", toy.workload.string(), 1)}.config());
+  CHECK(saved.agent == "sa");
+  CHECK(saved.hyperparameters.at("t_start") == "3");
+  // The same cells as a table of sa alone with those hyperparameters.
+  TableConfig hot = toy_table(toy, 2);
+  hot.agents = {"sa"};
+  hot.hyperparameters = {{"sa", {{"t_start", "3"}}}};
+  const experiments::TableOutcome alone = TableRunner(hot, dir.path / "hot").run();
+  REQUIRE(alone.cells.size() == 2);
+  for (std::size_t seed = 0; seed < 2; ++seed) {
+    CHECK(outcome.cells[2 + seed].best_speedup == alone.cells[seed].best_speedup);
+    CHECK(outcome.cells[2 + seed].evaluations_to_95 == alone.cells[seed].evaluations_to_95);
+  }
+  // The agent's final status line is kept in result.yaml (egrl's migrant counts, for one).
+  CHECK_FALSE(outcome.cells[2].agent_status.empty());
+  CHECK(outcome.cells[2].agent_status == alone.cells[0].agent_status);
+}
+
+}  // namespace
+}  // namespace memplace
