@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 #include "base/yaml_input.hpp"
 #include "env/checker.hpp"
 #include "env/registry.hpp"

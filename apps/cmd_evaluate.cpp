@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "apps/commands.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/model_spec.hpp"

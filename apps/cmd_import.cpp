@@ -1,6 +1,6 @@
 // memplace import MODEL.onnx -o W.yaml: turn an ONNX model into a workload (docs/workloads.md).
 #include "apps/commands.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 #include "base/atomic_file.hpp"
 #include "workloads/tools/onnx_import.hpp"
 

@@ -2,10 +2,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
-#include "apps/reference_report.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/cli_model.hpp"
+#include "apps/shared/reference_report.hpp"
+#include "apps/shared/text_table.hpp"
 
 namespace memplace::cli {
 

@@ -4,7 +4,7 @@
 
 #include "agents/registry.hpp"
 #include "apps/commands.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"

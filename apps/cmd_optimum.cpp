@@ -6,11 +6,11 @@
 #include <stdexcept>
 
 #include "apps/cli.hpp"
-#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
-#include "apps/progress.hpp"
-#include "apps/stop_signals.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/cli_model.hpp"
+#include "apps/shared/progress.hpp"
+#include "apps/shared/stop_signals.hpp"
+#include "apps/shared/text_table.hpp"
 #include "base/atomic_file.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"

@@ -3,11 +3,11 @@
 // under both cost models (docs/hardware.md).
 #include <nlohmann/json.hpp>
 
-#include "apps/cli_model.hpp"
 #include "apps/commands.hpp"
-#include "apps/hardware_summary.hpp"
-#include "apps/reference_report.hpp"
-#include "apps/text_table.hpp"
+#include "apps/shared/cli_model.hpp"
+#include "apps/shared/hardware_summary.hpp"
+#include "apps/shared/reference_report.hpp"
+#include "apps/shared/text_table.hpp"
 #include "base/errors.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/workload.hpp"

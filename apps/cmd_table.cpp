@@ -8,7 +8,7 @@
 
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
-#include "apps/stop_signals.hpp"
+#include "apps/shared/stop_signals.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "experiments/table_config.hpp"

@@ -8,8 +8,8 @@
 #include "agents/training/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
-#include "apps/progress.hpp"
-#include "apps/run_options.hpp"
+#include "apps/shared/progress.hpp"
+#include "apps/shared/run_options.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 

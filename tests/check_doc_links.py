@@ -1,7 +1,8 @@
-"""Every document a reader is sent to exists: the relative links of README.md and docs/ (to files,
-and to headings within them), and every docs page (a path under docs/ ending in .md) named in the
-code, the scripts and the docs. The project's design document lives outside the repository, so
-naming it is an error too.
+"""Every document and file a reader is sent to exists: the relative links of README.md and docs/
+(to files, and to headings within them), and every path in the repository named in the code, its
+comments, the scripts and the docs (a name under one of the repository's folders with a file
+extension, such as a header a comment points at). The project's design document lives outside the
+repository, so naming it is an error too.
 
 Usage: check_doc_links.py [REPO]   (default: the current folder); exit 1 naming each bad reference.
 """
@@ -12,7 +13,13 @@ import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-DOC_MENTION = re.compile(r"\bdocs/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b")
+FOLDERS = ("base", "env", "agents", "experiments", "apps", "python", "examples", "bench", "tests",
+           "docs", "workloads", "scripts", "cmake")
+EXTENSIONS = ("hpp", "cpp", "py", "sh", "md", "yaml", "txt", "cmake", "csv", "svg", "onnx",
+              "sbatch", "json")
+# A path that starts at the repository root: not inside a longer path, not a pattern (<name>, *).
+PATH_MENTION = re.compile(r"(?<![\w./<>*-])((?:%s)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(?:%s))(?![\w<>*-])"
+                          % ("|".join(FOLDERS), "|".join(EXTENSIONS)))
 DESIGN = re.compile(r"\bDESIGN\.md\b")
 TEXT = (".md", ".cpp", ".hpp", ".py", ".sh", ".cmake", ".txt", ".yaml")
 
@@ -65,9 +72,9 @@ def main():
         for number, line in enumerate(lines, 1):
             if DESIGN.search(line):
                 problems.append(f"{name}:{number}: names the design document (outside the repository) as if it were here")
-            for doc in DOC_MENTION.findall(line):
-                if not os.path.exists(os.path.join(ROOT, doc)):
-                    problems.append(f"{name}:{number}: names {doc}: no such file")
+            for path in PATH_MENTION.findall(line):
+                if not os.path.exists(os.path.join(ROOT, path)):
+                    problems.append(f"{name}:{number}: names {path}: no such file")
             if name.endswith(".md"):
                 if line.startswith("```"):
                     in_code = not in_code

@@ -1,8 +1,8 @@
 // Which cost model, by name: the workload, the hardware model, the memory-time rule, the dynamics
 // and the DMA's lookahead. It is the one description of a simulator that every place uses — the
-// environments (their options), the train and table configs, the command line (apps/cli_model.hpp)
-// and the Python Simulator — with one build() into a Simulator and one conversion to and from
-// options by name; a new dynamics adds its fields here and nowhere else.
+// environments (their options), the train and table configs, the command line
+// (apps/shared/cli_model.hpp) and the Python Simulator — with one build() into a Simulator and one
+// conversion to and from options by name; a new dynamics adds its fields here and nowhere else.
 //
 // The cost model's versions are the environments' (-v0, -v1; docs/envs/README.md): what a
 // version adds is the options it exposes and their defaults. v0 is the pinned dynamics; v1 adds

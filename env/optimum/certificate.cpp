@@ -188,10 +188,6 @@ Certificate parse_certificate(std::string_view text, std::string_view origin,
   return c;
 }
 
-Certificate load_certificate(const std::filesystem::path& path, const Simulator& sim) {
-  return parse_certificate(YamlInput::read_file(path), path.string(), sim);
-}
-
 std::string certificate_name(const Simulator& sim) {
   return sim.workload().name() + "." + sim.hardware().name + "." +
          std::string(combine_name(sim.memory_time()));

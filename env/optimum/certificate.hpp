@@ -67,7 +67,6 @@ void save_certificate(const std::filesystem::path& path, const Simulator& sim,
 // (fingerprint) and memory-time rule, and its mapping must be valid and reproduce its latency.
 // InputError (file, line, field) otherwise.
 Certificate parse_certificate(std::string_view text, std::string_view origin, const Simulator& sim);
-Certificate load_certificate(const std::filesystem::path& path, const Simulator& sim);
 
 // "bert-base.nnpi.max": the shipped certificate's name for this simulator.
 std::string certificate_name(const Simulator& sim);

@@ -10,6 +10,7 @@
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
 #include "env/optimum/certificate.hpp"
+#include "env/optimum/headroom.hpp"
 #include "env/optimum/solver.hpp"
 #include "env/optimum/streaming_bound.hpp"
 
@@ -263,6 +264,41 @@ void bind_simulator_class(py::module_& m) {
           },
           "Latencies of the all-slowest and compiler mappings, the capacity-free lower bound, and "
           "the optimum from the shipped certificates (None where there is none: see optimum()).")
+      .def(
+          "headroom",
+          [](const Simulator& s) {
+            optimum::Headroom h;
+            {
+              py::gil_scoped_release release;
+              h = optimum::headroom(s);
+            }
+            auto optional = [](const std::optional<TimeFs>& t) {
+              return t ? py::object(py::int_(*t)) : py::none();
+            };
+            py::dict d;
+            d["all_slowest_fs"] = h.all_slowest_fs;
+            d["compiler_fs"] = h.compiler_fs;
+            d["pinned_compiler_fs"] = optional(h.pinned_compiler_fs);
+            d["all_fast_rectified_fs"] = optional(h.all_fast_rectified_fs);
+            d["optimum_fs"] =
+                optional(h.certificate ? std::optional(h.certificate->latency_fs) : std::nullopt);
+            d["optimum_proven"] =
+                h.certificate ? py::object(py::bool_(h.certificate->proven())) : py::none();
+            d["best_known_fs"] =
+                optional(h.best_known ? std::optional(h.best_known->latency_fs) : std::nullopt);
+            d["best_known_source"] =
+                h.best_known ? py::object(py::str(h.best_known->source)) : py::none();
+            d["capacity_free_bound_fs"] = h.capacity_free_bound_fs;
+            d["slowest_port_bound_fs"] = optional(h.slowest_port_bound_fs);
+            d["compute_bound_fs"] = optional(h.compute_bound_fs);
+            d["capacity_aware_bound_fs"] = optional(h.capacity_aware_bound_fs);
+            d["bound_fs"] = h.bound_fs;
+            return d;
+          },
+          "What there is to win (env/optimum/headroom.hpp), as latencies: all_slowest, compiler, "
+          "pinned_compiler (streaming), all_fast_rectified, the shipped optimum (optimum_fs, "
+          "optimum_proven), the best known shipped mapping, every bound and the tightest "
+          "(bound_fs); None where there is none. Under streaming it solves the capacity-aware LP.")
       .def("optimum", &solve_optimum, py::arg("time_limit_s") = 600.0,
            py::arg("relative_gap") = 0.0, py::arg("threads") = 1,
            "The exact optimum (a MIP solved with CBC, docs/optimum.md): a dict with status "

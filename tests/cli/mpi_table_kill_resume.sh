@@ -7,12 +7,11 @@
 set -u
 memplace=$1
 source "$(dirname "$0")/mpi_common.sh"
+source "$(dirname "$0")/table_runs.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# One run at a time per rank: once a run has finished, the signal lands while each rank still has
-# a whole run to go, however fast or slow the machine.
-table=(table --agents ea,ppo --workloads transformer-decoder --seeds 2 --budget 5000 --jobs 1 -q)
-finished() { find "$1/runs" -name result.yaml 2> /dev/null | wc -l; }
+# One run at a time per rank, three runs each: once a run has finished, each rank has two to go.
+table=(table --agents ea,ppo --workloads transformer-decoder --seeds 3 --budget 5000 --jobs 1 -q)
 outputs=(table.csv curves.csv curves-transformer-decoder.svg)
 
 "$memplace" "${table[@]}" --out "$work/whole" > /dev/null || fail "the uninterrupted table failed"
@@ -21,28 +20,18 @@ for case in INT:1 TERM:3; do
   signal=${case%:*}
   ranks=${case#*:}
   out="$work/stopped-$signal"
-  "${mpi[@]}" -np 2 "$memplace" "${table[@]}" --out "$out" > /dev/null 2>&1 &
-  pid=$!
-  until [ "$(finished "$out")" -ge 1 ]; do
-    kill -0 "$pid" 2> /dev/null || fail "SIG$signal: the table ended before its first run finished"
-    sleep 0.05
-  done
-  kill "-$signal" "$pid"
-  wait "$pid" 2> /dev/null
+  stop_midway "$signal" "$out" 6 "${mpi[@]}" -np 2 "$memplace" "${table[@]}"
   # No rank may outlive mpirun.
   for _ in $(seq 1 100); do
     pgrep -f -- "--out $out" > /dev/null || break
     sleep 0.1
   done
   pgrep -f -- "--out $out" > /dev/null && fail "SIG$signal: ranks still running after mpirun ended"
-  done_before=$(finished "$out")
-  [ "$done_before" -ge 1 ] && [ "$done_before" -lt 4 ] ||
-    fail "SIG$signal landed after $done_before of 4 runs; expected midway"
   "${mpi[@]}" -np "$ranks" "$memplace" "${table[@]}" --out "$out" > /dev/null ||
     fail "resuming with $ranks ranks after SIG$signal failed"
   for file in "${outputs[@]}"; do
     cmp -s "$work/whole/$file" "$out/$file" ||
       fail "SIG$signal then $ranks ranks: $file differs from the uninterrupted table's"
   done
-  echo "SIG$signal to mpirun after $done_before of 4 runs, resumed with $ranks rank(s): same table"
+  echo "SIG$signal to mpirun after $done_before of 6 runs, resumed with $ranks rank(s): same table"
 done

@@ -9,31 +9,18 @@ memplace=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 table=(table --agents ea,ppo --workloads bert-base --seeds 3 --budget 3000 --jobs 2)
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/table_runs.sh"
 table_csv() { cat "$1/table.csv"; }
-finished() { find "$1/runs" -name result.yaml 2> /dev/null | wc -l; }
 
 "$memplace" "${table[@]}" --out "$work/whole" -q > /dev/null || fail "the uninterrupted table failed"
 [ "$(finished "$work/whole")" -eq 6 ] || fail "the uninterrupted table did not finish 6 runs"
 
 for signal in KILL INT; do
   out="$work/stopped-$signal"
-  "$memplace" "${table[@]}" --out "$out" -q > /dev/null 2>&1 &
-  pid=$!
-  # Wait for the first finished run, then stop the table (two jobs: at least four runs to go).
-  until [ "$(finished "$out")" -ge 1 ]; do
-    kill -0 "$pid" 2> /dev/null || fail "SIG$signal: the table ended before its first run finished"
-    sleep 0.05
-  done
-  kill "-$signal" "$pid"
-  wait "$pid" 2> /dev/null
-  code=$?
+  stop_midway "$signal" "$out" 6 "$memplace" "${table[@]}" -q
   if [ "$signal" == INT ]; then
-    [ "$code" -eq 130 ] || fail "SIGINT: exit code $code, expected 130"
+    [ "$stop_code" -eq 130 ] || fail "SIGINT: exit code $stop_code, expected 130"
   fi
-  done_before=$(finished "$out")
-  [ "$done_before" -ge 1 ] && [ "$done_before" -lt 6 ] ||
-    fail "SIGKILL landed after $done_before of 6 runs; expected midway"
   # The rerun prints one progress line per run it completes: only the missing ones.
   "$memplace" "${table[@]}" --out "$out" > /dev/null 2> "$out.log" || fail "rerun after SIG$signal"
   ran=$(grep -c '^\[' "$out.log")

@@ -113,6 +113,18 @@ class SimulatorTest(unittest.TestCase):
         lp = small.streaming_bound_fs()
         self.assertLessEqual(lp, small.references()["compiler_fs"])
         self.assertLessEqual(lp, relaxed["latency_fs"])
+        # The headroom: every reference at once, the tightest bound under every one of them.
+        room = small.headroom()
+        self.assertEqual(room["compiler_fs"], small.references()["compiler_fs"])
+        self.assertEqual(room["capacity_aware_bound_fs"], lp)
+        self.assertEqual(room["bound_fs"], max(lp, small.references()["lower_bound_fs"]))
+        self.assertLessEqual(room["bound_fs"], room["best_known_fs"])
+        self.assertIsNone(room["optimum_fs"])
+        self.assertIsNotNone(room["pinned_compiler_fs"])
+        pinned_room = memplace.Simulator("resnet50").headroom()
+        self.assertTrue(pinned_room["optimum_proven"])
+        self.assertEqual(pinned_room["bound_fs"], pinned_room["optimum_fs"])
+        self.assertIsNone(pinned_room["capacity_aware_bound_fs"])
         with self.assertRaisesRegex(ValueError, "streaming simulator"):
             pinned.streaming_bound_fs()
         with self.assertRaises(ValueError):

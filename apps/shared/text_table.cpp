@@ -1,4 +1,4 @@
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 
 #include <algorithm>
 #include <cctype>

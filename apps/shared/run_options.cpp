@@ -1,4 +1,4 @@
-#include "apps/run_options.hpp"
+#include "apps/shared/run_options.hpp"
 
 #include "base/options.hpp"
 

@@ -1,4 +1,4 @@
-#include "apps/cli_model.hpp"
+#include "apps/shared/cli_model.hpp"
 
 namespace memplace::cli {
 

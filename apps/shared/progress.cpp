@@ -1,10 +1,10 @@
-#include "apps/progress.hpp"
+#include "apps/shared/progress.hpp"
 
 #include <unistd.h>
 
 #include <cstdio>
 
-#include "apps/stop_signals.hpp"
+#include "apps/shared/stop_signals.hpp"
 #include "base/number_format.hpp"
 
 namespace memplace::cli {

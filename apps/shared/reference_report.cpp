@@ -1,6 +1,6 @@
-#include "apps/reference_report.hpp"
+#include "apps/shared/reference_report.hpp"
 
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 
 namespace memplace::cli {
 

@@ -1,6 +1,6 @@
-#include "apps/hardware_summary.hpp"
+#include "apps/shared/hardware_summary.hpp"
 
-#include "apps/text_table.hpp"
+#include "apps/shared/text_table.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/headroom.hpp"
 

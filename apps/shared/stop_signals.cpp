@@ -1,4 +1,4 @@
-#include "apps/stop_signals.hpp"
+#include "apps/shared/stop_signals.hpp"
 
 #include <atomic>
 
