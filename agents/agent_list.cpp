@@ -5,8 +5,8 @@
 
 namespace memplace::agents {
 
-// The list: one line per agent. (A list macro, so that a name written once is both declared and
-// listed.)
+// The list: one line per agent, a new one above the closing comment. (A list macro, so that a
+// name written once is both declared and listed.)
 #define MEMPLACE_AGENTS(AGENT) \
   AGENT(egrl)                  \
   AGENT(ea)                    \
@@ -14,7 +14,8 @@ namespace memplace::agents {
   AGENT(ppo)                   \
   AGENT(greedy_dp)             \
   AGENT(annealing)             \
-  AGENT(random)
+  AGENT(random)                \
+  /* end of the list */
 
 #define MEMPLACE_DECLARE(name) AgentInfo name##_agent();
 MEMPLACE_AGENTS(MEMPLACE_DECLARE)

@@ -7,11 +7,12 @@
 
 namespace memplace {
 
-// The list: one line per family. (A list macro, so that a name written once is both declared
-// and listed.)
+// The list: one line per family, a new one above the closing comment. (A list macro, so that a
+// name written once is both declared and listed.)
 #define MEMPLACE_ENV_FAMILIES(FAMILY) \
   FAMILY(single_step_family)          \
-  FAMILY(sequential_family)
+  FAMILY(sequential_family)           \
+  /* end of the list */
 
 #define MEMPLACE_DECLARE(name) EnvFamily name();
 MEMPLACE_ENV_FAMILIES(MEMPLACE_DECLARE)
