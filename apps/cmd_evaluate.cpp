@@ -29,21 +29,22 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const std::string text = YamlInput::read_file(o.mapping_path);
   const MappingHeader header = read_mapping_header(text, o.mapping_path);
   // Score under the model the recorded result was made with, unless told otherwise.
-  ModelSpec model;
-  model.memory_time = o.memory_time.empty() ? header.memory_time : combine_from_name(o.memory_time);
-  model.dynamics = o.dynamics.empty() ? header.dynamics : *dynamics_from_name(o.dynamics);
-  model.lookahead = o.lookahead ? o.lookahead : header.lookahead;
+  ModelSpec model = header.model;
+  if (!o.memory_time.empty()) model.memory_time = combine_from_name(o.memory_time);
+  if (!o.dynamics.empty()) model.dynamics = *dynamics_from_name(o.dynamics);
+  if (o.lookahead) model.lookahead = o.lookahead;
   Hardware hardware;
   if (!o.hardware.empty()) {
     hardware = load_hardware(o.hardware);
-    if (hardware.name != header.hardware) {
-      throw InputError(input_error_message(
-          o.mapping_path, header.hardware_line, "hardware",
-          "this mapping is for hardware '" + header.hardware + "', not '" + hardware.name + "'"));
+    if (hardware.name != header.model.hardware) {
+      throw InputError(input_error_message(o.mapping_path, header.hardware_line, "hardware",
+                                           "this mapping is for hardware '" +
+                                               header.model.hardware + "', not '" + hardware.name +
+                                               "'"));
     }
   } else {
     try {
-      hardware = load_hardware(header.hardware);
+      hardware = load_hardware(header.model.hardware);
     } catch (const InputError& e) {
       throw InputError(input_error_message(o.mapping_path, header.hardware_line, "hardware",
                                            std::string(e.what()) + " (--hardware FILE loads it)"));

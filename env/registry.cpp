@@ -56,14 +56,9 @@ std::optional<ParsedId> parse_id(std::string_view id) {
 // Every (family, version) pair, version by version: the order of `memplace list`.
 template <class Visit>
 void for_each_family_version(Visit visit) {
-  std::vector<ModelVersion> versions;
-  for (const EnvFamily& f : env_families())
-    for (const ModelVersion v : f.versions)
-      if (std::find(versions.begin(), versions.end(), v) == versions.end()) versions.push_back(v);
-  std::sort(versions.begin(), versions.end());
-  for (const ModelVersion v : versions)
+  for (const ModelVersion v : kModelVersions)
     for (const EnvFamily& f : env_families())
-      if (std::find(f.versions.begin(), f.versions.end(), v) != f.versions.end()) visit(f, v);
+      if (std::ranges::find(f.versions, v) != f.versions.end()) visit(f, v);
 }
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {

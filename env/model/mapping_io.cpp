@@ -20,21 +20,21 @@ MappingHeader read_header(const YamlInput& in) {
   const YAML::Node& root = in.root();
   in.reject_unknown_keys(root, {"workload", "hardware", "result", "optimum", "layers"}, "");
   MappingHeader header;
-  header.workload = in.string(in.require(root, "workload", ""), "workload");
+  header.model.workload = in.string(in.require(root, "workload", ""), "workload");
   const YAML::Node hardware = in.require(root, "hardware", "");
-  header.hardware = in.string(hardware, "hardware");
+  header.model.hardware = in.string(hardware, "hardware");
   header.hardware_line = hardware.Mark().is_null() ? 0 : hardware.Mark().line + 1;
   if (const YAML::Node result = in.optional(root, "result", ""); result.IsDefined()) {
     if (const YAML::Node rule = in.optional(result, "memory_time", "result"); rule.IsDefined())
-      header.memory_time = memory_time(in, rule, "result.memory_time");
+      header.model.memory_time = memory_time(in, rule, "result.memory_time");
     if (const YAML::Node d = in.optional(result, "dynamics", "result"); d.IsDefined()) {
       const auto dynamics = dynamics_from_name(in.string(d, "result.dynamics"));
       if (!dynamics)
         in.fail(d, "result.dynamics", "expected pinned or streaming, got '" + d.Scalar() + "'");
-      header.dynamics = *dynamics;
+      header.model.dynamics = *dynamics;
     }
     if (const YAML::Node l = in.optional(result, "lookahead", "result"); l.IsDefined())
-      header.lookahead = in.count(l, "result.lookahead");
+      header.model.lookahead = in.count(l, "result.lookahead");
   }
   return header;
 }
@@ -42,9 +42,9 @@ MappingHeader read_header(const YamlInput& in) {
 }  // namespace
 
 bool MappingHeader::scored_like(const Simulator& sim) const {
-  if (memory_time.value_or(sim.hardware().memory_time) != sim.memory_time()) return false;
-  if (dynamics != sim.dynamics()) return false;
-  return dynamics == Dynamics::pinned || lookahead == sim.hardware().dma.lookahead;
+  if (model.memory_time.value_or(sim.hardware().memory_time) != sim.memory_time()) return false;
+  if (model.dynamics != sim.dynamics()) return false;
+  return model.dynamics == Dynamics::pinned || model.lookahead == sim.hardware().dma.lookahead;
 }
 
 MappingHeader read_mapping_header(std::string_view text, std::string_view origin) {
@@ -58,10 +58,10 @@ MappingFile parse_mapping(std::string_view text, std::string_view origin, const 
   file.header = read_header(in);
   const Workload& workload = sim.workload();
   const Hardware& hw = sim.hardware();
-  if (file.header.workload != workload.name()) {
+  if (file.header.model.workload != workload.name()) {
     in.fail(root["workload"], "workload",
-            "this mapping is for workload '" + file.header.workload + "', not '" + workload.name() +
-                "'");
+            "this mapping is for workload '" + file.header.model.workload + "', not '" +
+                workload.name() + "'");
   }
   if (auto result = in.optional(root, "result", ""); result.IsDefined()) {
     in.reject_unknown_keys(result, {"latency_fs", "valid", "memory_time", "dynamics", "lookahead"},

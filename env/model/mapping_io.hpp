@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "env/model/inputs/mapping.hpp"
+#include "env/model/model_spec.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {
@@ -27,15 +28,11 @@ struct RecordedResult {
 };
 
 struct MappingHeader {
-  std::string workload;   // a workload name or path
-  std::string hardware;   // a hardware name or path
+  // The model the file names: its workload and hardware (names or paths), and the memory-time
+  // rule, dynamics and lookahead its recorded result was scored under. Files written before the
+  // result recorded them: the hardware model's rule, pinned dynamics.
+  ModelSpec model;
   int hardware_line = 0;  // where the hardware is named, for error messages
-  // The memory-time rule the recorded result was scored under (not said by files written before
-  // it was recorded: then the hardware model's own rule).
-  std::optional<MemoryTimeCombine> memory_time;
-  // The dynamics it was scored under (not said: pinned) and, for streaming, the DMA lookahead.
-  Dynamics dynamics = Dynamics::pinned;
-  std::optional<std::int64_t> lookahead;
 
   // Whether a result recorded under this header can be re-checked by `sim`.
   bool scored_like(const Simulator& sim) const;

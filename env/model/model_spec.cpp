@@ -32,8 +32,8 @@ std::string_view version_name(ModelVersion version) {
 }
 
 ModelVersion parse_version(std::string_view name) {
-  if (name == "v0") return ModelVersion::v0;
-  if (name == "v1") return ModelVersion::v1;
+  for (const ModelVersion version : kModelVersions)
+    if (name == version_name(version)) return version;
   throw InputError("env version '" + std::string(name) +
                    "': expected v0 (pinned dynamics) or v1 (streaming)");
 }

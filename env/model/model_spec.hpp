@@ -10,6 +10,7 @@
 // streaming features.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 namespace memplace {
 
 enum class ModelVersion : std::uint8_t { v0, v1 };
+inline constexpr std::array kModelVersions = {ModelVersion::v0, ModelVersion::v1};
 std::string_view version_name(ModelVersion version);
 // "v0" or "v1"; InputError naming the versions for anything else.
 ModelVersion parse_version(std::string_view name);

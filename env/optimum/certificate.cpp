@@ -166,7 +166,7 @@ Certificate parse_certificate(std::string_view text, std::string_view origin,
   if (!file.recorded || !file.recorded->valid)
     in.fail(root, "result", "a certificate records its mapping's result, valid: true");
   c.latency_fs = file.recorded->latency_fs;
-  c.memory_time = file.header.memory_time.value_or(sim.hardware().memory_time);
+  c.memory_time = file.header.model.memory_time.value_or(sim.hardware().memory_time);
   if (c.memory_time != sim.memory_time()) {
     in.fail(root["result"], "result.memory_time",
             "this certificate is for memory time " + std::string(combine_name(c.memory_time)) +

@@ -222,8 +222,8 @@ TEST_CASE("streaming: a mapping file records the dynamics and lookahead it was s
   CHECK(text.find("dynamics: streaming") != std::string::npos);
   CHECK(text.find("lookahead: 3") != std::string::npos);
   const MappingFile file = parse_mapping(text, "m.yaml", streaming);
-  CHECK(file.header.dynamics == Dynamics::streaming);
-  CHECK(file.header.lookahead == 3);
+  CHECK(file.header.model.dynamics == Dynamics::streaming);
+  CHECK(file.header.model.lookahead == 3);
   CHECK(file.header.scored_like(streaming));
   CHECK_FALSE(file.header.scored_like(pinned));
   Hardware longer = hw;

@@ -132,8 +132,8 @@ TEST_CASE("mapping files round trip, with the recorded result") {
   CHECK(file.mapping == m);
   REQUIRE(file.recorded.has_value());
   CHECK(file.recorded->latency_fs == recorded.latency_fs);
-  CHECK(file.header.workload == "chain");
-  CHECK(file.header.hardware == "toy");
+  CHECK(file.header.model.workload == "chain");
+  CHECK(file.header.model.hardware == "toy");
 }
 
 }  // namespace

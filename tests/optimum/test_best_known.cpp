@@ -30,9 +30,10 @@ TEST_CASE("best known: every shipped file is a valid mapping that reproduces its
     const std::string origin = "workloads/best-known/" + std::string(file.name) + ".yaml";
     CAPTURE(origin);
     const MappingHeader header = read_mapping_header(file.text, origin);
-    CHECK(header.dynamics == Dynamics::streaming);
-    CHECK(std::string(file.name) == header.workload + "." + header.hardware);
-    const Simulator sim = shipped(header.workload, Dynamics::streaming, header.hardware);
+    CHECK(header.model.dynamics == Dynamics::streaming);
+    CHECK(std::string(file.name) == header.model.workload + "." + header.model.hardware);
+    const Simulator sim =
+        shipped(header.model.workload, Dynamics::streaming, header.model.hardware);
     REQUIRE(header.scored_like(sim));
     const MappingFile parsed = parse_mapping(file.text, origin, sim);
     REQUIRE(parsed.recorded);
