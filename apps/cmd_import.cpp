@@ -12,12 +12,33 @@ struct ImportCommandOptions {
   std::string model;
   std::string output;
   std::string fusion = "standard";
+  std::vector<std::string> dims;  // name=value
   ImportOptions import;
 };
+
+// "batch=8" into options.dims; InputError naming the option otherwise.
+void parse_dims(const std::vector<std::string>& assignments, ImportOptions& options) {
+  for (const std::string& text : assignments) {
+    const auto eq = text.find('=');
+    const std::string name = text.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
+    std::size_t used = 0;
+    long long n = 0;
+    try {
+      n = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (name.empty() || used == 0 || used != value.size() || n < 1)
+      throw InputError("--dim " + text + ": expected name=value with a whole value of at least 1");
+    options.dims[name] = n;
+  }
+}
 
 void run_import(const ImportCommandOptions& o, Streams io) {
   ImportOptions options = o.import;
   options.fusion = *fusion_preset_from_name(o.fusion);  // validated by CLI11
+  parse_dims(o.dims, options);
   const bool to_stdout = o.output.empty() || o.output == "-";
   if (!to_stdout) check_writable(o.output);
   const Workload w = import_onnx(o.model, options);
@@ -50,11 +71,18 @@ void add_import_command(CLI::App& app, Streams io) {
                   "Bytes per tensor element (1 = int8, 2 = fp16/bf16, 4 = fp32)")
       ->check(CLI::Range(1, 16))
       ->capture_default_str();
+  cmd->add_option("--dim", o->dims,
+                  "A symbolic input dimension's value, name=value (repeatable): --dim batch=8 "
+                  "--dim sequence=512 (docs/workloads.md, shapes)");
   cmd->add_option("--dynamic-dim", o->import.dynamic_dim,
-                  "Value for symbolic input dimensions such as batch or sequence (0: leave "
+                  "Value for the symbolic input dimensions no --dim names (0: leave them "
                   "symbolic; a layer that needs one is then an error)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--static-input", o->import.static_inputs,
+                  "A graph input that is data the model reads, such as a decode step's KV cache "
+                  "(repeatable; * matches any run of characters): it becomes a weight of the "
+                  "layer that reads it");
   cmd->callback([io, o] { run_import(*o, io); });
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "env/model/inputs/workload.hpp"
+#include "workloads/tools/onnx_graph.hpp"
 #include "workloads/tools/onnx_import.hpp"
 #include "workloads/tools/shipped.hpp"
 
@@ -79,13 +81,20 @@ class ModelBuilder {
     for (std::int64_t d : dims)
       tensor->mutable_shape()->add_dim()->set_dim_value(d);
   }
-  void symbolic_input(const std::string& name) {
+  void symbolic_input(const std::string& name) { named_input(name, {"batch", "8"}); }
+  // An input whose dims are named ("batch") or given ("8").
+  void named_input(const std::string& name, std::initializer_list<std::string> dims) {
     auto* value = model_.mutable_graph()->add_input();
     value->set_name(name);
     auto* tensor = value->mutable_type()->mutable_tensor_type();
     tensor->set_elem_type(onnx::TensorProto::FLOAT);
-    tensor->mutable_shape()->add_dim()->set_dim_param("batch");
-    tensor->mutable_shape()->add_dim()->set_dim_value(8);
+    for (const std::string& d : dims) {
+      auto* dim = tensor->mutable_shape()->add_dim();
+      if (std::isdigit(static_cast<unsigned char>(d.front())))
+        dim->set_dim_value(std::stoll(d));
+      else
+        dim->set_dim_param(d);
+    }
   }
   void output(const std::string& name) {
     auto* out = model_.mutable_graph()->add_output();
@@ -498,6 +507,113 @@ TEST_CASE("onnx import: unsupported ops and unknown shapes name the node") {
   dangling.node("Add", {"x", "nowhere"}, {"y"}, "/add");
   dangling.output("y");
   CHECK(contains(error_of(dangling.save("dangling.onnx")), "nowhere"));
+}
+
+TEST_CASE("onnx import: named dims give the shapes, static inputs are read as weights") {
+  // A decode step in miniature: x [batch, 1, 4] attends over a cache [batch, kv_length, 4].
+  ModelBuilder m;
+  m.named_input("x", {"batch", "1", "4"});
+  m.named_input("past_key", {"batch", "kv_length", "4"});
+  m.named_input("past_value", {"batch", "kv_length", "4"});
+  auto& t = m.node("Transpose", {"past_key"}, {"kT"}, "/attn/Transpose");
+  ModelBuilder::ints_attribute(t, "perm", {0, 2, 1});
+  m.node("MatMul", {"x", "kT"}, {"scores"}, "/attn/scores");
+  m.node("Softmax", {"scores"}, {"probs"}, "/attn/Softmax");
+  m.node("MatMul", {"probs", "past_value"}, {"y"}, "/attn/values");
+  m.output("y");
+  const auto path = m.save("decode.onnx");
+
+  ImportOptions options;
+  options.dims = {{"batch", 2}, {"kv_length", 16}};
+  options.static_inputs = {"past_*"};
+  options.fusion = FusionPreset::none;
+  const Workload w = memplace::import_onnx(path, options);
+  // The cache is the weight of the layer that reads it: 2 x 16 x 4 elements each.
+  std::int64_t cache = 0;
+  for (const auto& layer : w.layers())
+    cache += layer.weight_bytes;
+  CHECK(cache == 2 * (2 * 16 * 4));
+  CHECK(w.total_macs() == 2 * (2 * 1 * 4 * 16));  // scores and values, at batch 2
+  // The inputs that stay inputs are read from outside the graph: x alone.
+  std::int64_t external = 0;
+  for (const auto& layer : w.layers())
+    external += layer.external_input_bytes;
+  CHECK(external == 2 * 1 * 4);
+
+  // Without the cache as data, it is an input like x.
+  options.static_inputs.clear();
+  const Workload inputs = memplace::import_onnx(path, options);
+  std::int64_t weights = 0;
+  for (const auto& layer : inputs.layers())
+    weights += layer.weight_bytes;
+  CHECK(weights == 0);
+
+  // Bad dims and patterns name themselves.
+  auto message = [&](ImportOptions o) {
+    try {
+      memplace::import_onnx(path, o);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  ImportOptions bad = options;
+  bad.dims["sequence"] = 4;
+  CHECK(contains(message(bad), "no graph input has a dim named 'sequence'"));
+  CHECK(contains(message(bad), "named dims: batch, kv_length"));
+  bad = options;
+  bad.dims["batch"] = 0;
+  CHECK(contains(message(bad), "dim batch: must be at least 1"));
+  bad = options;
+  bad.static_inputs = {"cache_*"};
+  CHECK(contains(message(bad), "no graph input matches the static input 'cache_*'"));
+  bad = options;
+  bad.dims.erase("kv_length");
+  bad.static_inputs = {"past_key"};
+  CHECK(contains(message(bad), "static input 'past_key': dim 'kv_length' has no value"));
+  CHECK(memplace::onnx_import::matches_pattern("past_*_3", "past_key_3"));
+  CHECK_FALSE(memplace::onnx_import::matches_pattern("past_*_3", "past_key_13x"));
+  CHECK(memplace::onnx_import::matches_pattern("*", "anything"));
+}
+
+TEST_CASE("onnx import: shape computations shape inference cannot follow are folded") {
+  // y = Reshape(x, [2 * batch, 8 / 2]) with the target computed as torchvision's exports do it,
+  // through Cast, a float Mul and Div; then a Pad whose amounts go through Transpose and Slice.
+  ModelBuilder m;
+  m.named_input("x", {"batch", "8"});
+  m.node("Shape", {"x"}, {"shape"});
+  m.ints("zero", {0});
+  m.ints("one", {1});
+  m.node("Gather", {"shape", "zero"}, {"b"});
+  auto& to_float = m.node("Cast", {"b"}, {"bf"});
+  ModelBuilder::int_attribute(to_float, "to", onnx::TensorProto::FLOAT);
+  m.scalar("two_f", 2.0f);
+  m.node("Mul", {"bf", "two_f"}, {"b2f"});
+  auto& to_int = m.node("Cast", {"b2f"}, {"b2"});
+  ModelBuilder::int_attribute(to_int, "to", onnx::TensorProto::INT64);
+  m.node("Gather", {"shape", "one"}, {"width"});
+  m.ints("two", {2});
+  m.node("Div", {"width", "two"}, {"half"});
+  auto& join = m.node("Concat", {"b2", "half"}, {"target"});
+  ModelBuilder::int_attribute(join, "axis", 0);
+  m.node("Reshape", {"x", "target"}, {"y"});
+  // pads = Slice(Transpose([[0, 0], [1, 3]]), ...) flattened: [0, 1, 0, 3].
+  m.ints("pad_pairs", {0, 0, 1, 3});
+  m.ints("pair_shape", {2, 2});
+  m.node("Reshape", {"pad_pairs", "pair_shape"}, {"pairs"});
+  auto& t = m.node("Transpose", {"pairs"}, {"columns"});
+  ModelBuilder::ints_attribute(t, "perm", {1, 0});
+  m.ints("flat", {4});
+  m.node("Reshape", {"columns", "flat"}, {"pads"});
+  m.node("Pad", {"y", "pads"}, {"padded"}, "/pad/Pad");
+  m.node("Relu", {"padded"}, {"out"}, "/act/Relu");
+  m.output("out");
+  ImportOptions options;
+  options.dims = {{"batch", 3}};
+  options.fusion = FusionPreset::none;
+  const Workload w = m.import("folding.onnx", options);
+  // Pad: [6, 4] -> [6 + 0 + 0, 4 + 1 + 3] = [6, 8], read by the Relu.
+  CHECK(w.layer(w.size() - 1).output_bytes == 6 * 8);
 }
 
 TEST_CASE("onnx import: shipped workloads hit the paper node counts and MACs") {

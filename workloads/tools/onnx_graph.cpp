@@ -1,17 +1,18 @@
 #include "workloads/tools/onnx_graph.hpp"
 
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <climits>
 #include <fstream>
 #include <iterator>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "base/errors.hpp"
+#include "workloads/tools/shape_folding.hpp"
 
 namespace memplace::onnx_import {
 
@@ -301,22 +302,81 @@ class GraphBuilder {
 
 namespace {
 
-void fix_symbolic_input_dims(onnx::ModelProto& model, std::int64_t value) {
+// Gives the symbolic dims of the graph inputs their values, by name.
+void set_input_dims(onnx::ModelProto& model, const InputShapes& shapes, const std::string& origin) {
   std::unordered_set<std::string> initializers;
   for (const auto& init : model.graph().initializer())
     initializers.insert(init.name());
+  std::set<std::string> seen;
   for (auto& input : *model.mutable_graph()->mutable_input()) {
     if (initializers.contains(input.name()) || !input.type().has_tensor_type()) continue;
     auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     for (auto& dim : *shape->mutable_dim()) {
-      if (!dim.has_dim_value()) dim.set_dim_value(value);
+      if (dim.has_dim_value()) continue;
+      const std::string name = dim.has_dim_param() ? dim.dim_param() : std::string();
+      seen.insert(name);
+      if (const auto it = shapes.dims.find(name); it != shapes.dims.end())
+        dim.set_dim_value(it->second);
+      else if (shapes.other_dims > 0)
+        dim.set_dim_value(shapes.other_dims);
     }
   }
+  for (const auto& [name, value] : shapes.dims) {
+    if (seen.contains(name)) continue;
+    std::string known;
+    for (const std::string& s : seen)
+      if (!s.empty()) known += (known.empty() ? "" : ", ") + s;
+    throw InputError(origin + ": no graph input has a dim named '" + name + "' (" +
+                     (known.empty() ? "the inputs have no named dims" : "named dims: " + known) +
+                     ")");
+  }
+}
+
+// Moves the graph inputs that match a pattern into data-less initializers of their shape.
+void make_inputs_static(onnx::ModelProto& model, const InputShapes& shapes,
+                        const std::string& origin) {
+  auto* graph = model.mutable_graph();
+  std::vector<bool> used(shapes.static_inputs.size(), false);
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept;
+  for (const auto& input : graph->input()) {
+    bool match = false;
+    for (std::size_t p = 0; p < shapes.static_inputs.size(); ++p)
+      if (matches_pattern(shapes.static_inputs[p], input.name())) match = used[p] = true;
+    if (!match) {
+      *kept.Add() = input;
+      continue;
+    }
+    onnx::TensorProto* init = graph->add_initializer();
+    init->set_name(input.name());
+    init->set_data_type(input.type().tensor_type().elem_type());
+    for (const auto& dim : input.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value())
+        throw InputError(origin + ": static input '" + input.name() + "': dim '" + dim.dim_param() +
+                         "' has no value (give it one with a dim)");
+      init->add_dims(dim.dim_value());
+    }
+  }
+  for (std::size_t p = 0; p < used.size(); ++p)
+    if (!used[p])
+      throw InputError(origin + ": no graph input matches the static input '" +
+                       shapes.static_inputs[p] + "'");
+  graph->mutable_input()->Swap(&kept);
 }
 
 }  // namespace
 
-Graph load_graph(const std::filesystem::path& path, std::int64_t dynamic_dim) {
+bool matches_pattern(std::string_view pattern, std::string_view name) {
+  const std::size_t star = pattern.find('*');
+  if (star == std::string_view::npos) return pattern == name;
+  const std::string_view head = pattern.substr(0, star);
+  if (!name.starts_with(head)) return false;
+  const std::string_view rest = pattern.substr(star + 1);
+  for (std::size_t from = head.size(); from <= name.size(); ++from)
+    if (matches_pattern(rest, name.substr(from))) return true;
+  return false;
+}
+
+Graph load_graph(const std::filesystem::path& path, const InputShapes& shapes) {
   const std::string origin = path.string();
   const std::string bytes = read_bytes(path);
   if (bytes.empty()) throw InputError(origin + ": empty file (expected an ONNX model)");
@@ -330,20 +390,11 @@ Graph load_graph(const std::filesystem::path& path, std::int64_t dynamic_dim) {
   if (!model.has_graph() || model.graph().node_size() == 0) {
     throw InputError(origin + ": not an ONNX model (no graph or no nodes)");
   }
-  if (dynamic_dim > 0) fix_symbolic_input_dims(model, dynamic_dim);
-  try {
-    // Data propagation resolves shapes computed in the graph (Shape -> Gather -> Concat ->
-    // Reshape), which exporters emit for dynamic reshapes.
-    const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
-                                              /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception& e) {
-    std::string message = origin;
-    message += ": ONNX shape inference failed: ";
-    message += e.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    throw InputError(message);
-  }
+  for (const auto& [name, value] : shapes.dims)
+    if (value <= 0) throw InputError(origin + ": dim " + name + ": must be at least 1");
+  set_input_dims(model, shapes, origin);
+  make_inputs_static(model, shapes, origin);
+  infer_shapes_folding(model, origin);
   return GraphBuilder(origin).build(model.graph());
 }
 

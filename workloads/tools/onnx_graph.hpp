@@ -1,10 +1,11 @@
 // A protobuf-free view of an ONNX graph: the tensors with their static shapes and the nodes in
-// topological order. Only this file's .cpp touches the ONNX/protobuf API, so the fusion rules and
-// the cost formulas work on plain structs (and compile without the ONNX headers).
+// topological order. Only its .cpp and shape_folding.cpp touch the ONNX/protobuf API, so the fusion
+// rules and the cost formulas work on plain structs (and compile without the ONNX headers).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,10 +57,25 @@ struct Graph {
   std::int64_t multiply(const Node& node, std::int64_t a, std::int64_t b) const;
 };
 
-// Reads an ONNX model, runs ONNX shape inference (value_info) and flattens the main graph.
-// Throws InputError naming the file (and the node) for anything it cannot use: unreadable, empty,
-// not a protobuf ModelProto, no graph, dangling tensor names, cycles, control-flow subgraphs.
-// `dynamic_dim` > 0 replaces the symbolic dims of the graph inputs first (0: leave them).
-Graph load_graph(const std::filesystem::path& path, std::int64_t dynamic_dim = 0);
+// What the graph's inputs are, before shape inference.
+struct InputShapes {
+  // Values of the graph inputs' symbolic dims by name ("batch" -> 8); a dim no entry names takes
+  // `other_dims` (0: it stays symbolic). Every name must be a symbolic dim of some input.
+  std::map<std::string, std::int64_t, std::less<>> dims;
+  std::int64_t other_dims = 0;
+  // Graph inputs that are data the model reads, not its inputs (a decode step's KV cache), by
+  // name; `*` matches any run of characters. Each becomes an initializer of its (fixed) shape.
+  // Every pattern must match some input.
+  std::vector<std::string> static_inputs;
+};
+
+// Reads an ONNX model, sets its inputs' shapes, runs ONNX shape inference (value_info) and
+// flattens the main graph. Throws InputError naming the file (and the node, or the dim or input)
+// for anything it cannot use: unreadable, empty, not a protobuf ModelProto, no graph, dangling
+// tensor names, cycles, control-flow subgraphs, a dim or a static input no graph input has.
+Graph load_graph(const std::filesystem::path& path, const InputShapes& shapes = {});
+
+// Whether `name` matches `pattern`, in which `*` matches any run of characters.
+bool matches_pattern(std::string_view pattern, std::string_view name);
 
 }  // namespace memplace::onnx_import

@@ -215,7 +215,9 @@ Workload import_onnx(const std::filesystem::path& model, const ImportOptions& op
     throw InputError(model.string() + ": element_bytes must be between 1 and 16");
   }
   if (options.dynamic_dim < 0) throw InputError(model.string() + ": dynamic_dim must be >= 0");
-  const Graph g = load_graph(model, options.dynamic_dim);
+  const Graph g = load_graph(model, {.dims = options.dims,
+                                     .other_dims = options.dynamic_dim,
+                                     .static_inputs = options.static_inputs});
   const Folding f = fold_static(g);
   const std::vector<Group> groups = fuse(g, f, options.fusion);
   if (groups.empty()) g.fail("the graph computes nothing from its inputs (every node folds away)");

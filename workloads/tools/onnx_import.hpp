@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,9 +33,14 @@ struct ImportOptions {
   std::string name;         // workload name; empty: the file's stem
   std::string description;  // empty: "<stem> imported from ONNX"
   std::string source;       // empty: the file name, the preset and the element size
-  // Value given to every symbolic dim of the graph inputs ("batch", "sequence") before shape
-  // inference; 0 leaves them symbolic, and a layer that needs such a shape is an error.
+  // Values of the graph inputs' symbolic dims by name ("batch" -> 8, "sequence" -> 512) before
+  // shape inference; `dynamic_dim` for every dim not named (0 leaves them symbolic, and a layer
+  // that needs such a shape is an error).
+  std::map<std::string, std::int64_t, std::less<>> dims;
   std::int64_t dynamic_dim = 0;
+  // Graph inputs that are data the model reads (a decode step's KV cache: "past_*"): each
+  // becomes a weight of the layer that reads it. `*` matches any run of characters.
+  std::vector<std::string> static_inputs;
 };
 
 // Throws InputError ("<file>: node '<name>' (<op>): <problem>") for a file that is not a usable
