@@ -13,6 +13,7 @@ struct ImportCommandOptions {
   std::string output;
   std::string fusion = "standard";
   std::vector<std::string> dims;  // name=value
+  std::string element_type;       // empty: --element-bytes
   ImportOptions import;
 };
 
@@ -39,6 +40,7 @@ void run_import(const ImportCommandOptions& o, Streams io) {
   ImportOptions options = o.import;
   options.fusion = *fusion_preset_from_name(o.fusion);  // validated by CLI11
   parse_dims(o.dims, options);
+  if (!o.element_type.empty()) options.element_bytes = *element_type_bytes(o.element_type);
   const bool to_stdout = o.output.empty() || o.output == "-";
   if (!to_stdout) check_writable(o.output);
   const Workload w = import_onnx(o.model, options);
@@ -67,10 +69,15 @@ void add_import_command(CLI::App& app, Streams io) {
                   "none (one layer per ONNX op)")
       ->check(CLI::IsMember(fusion_preset_names()))
       ->capture_default_str();
-  cmd->add_option("--element-bytes", o->import.element_bytes,
-                  "Bytes per tensor element (1 = int8, 2 = fp16/bf16, 4 = fp32)")
-      ->check(CLI::Range(1, 16))
-      ->capture_default_str();
+  auto* bytes = cmd->add_option("--element-bytes", o->import.element_bytes,
+                                "Bytes per tensor element (1 = int8, 2 = fp16/bf16, 4 = fp32)")
+                    ->check(CLI::Range(1, 16))
+                    ->capture_default_str();
+  cmd->add_option("--element-type", o->element_type,
+                  "The element type by name, for its bytes: int8, fp8 (1), fp16, bf16 (2), fp32 "
+                  "(4)")
+      ->check(CLI::IsMember(element_type_names()))
+      ->excludes(bytes);
   cmd->add_option("--dim", o->dims,
                   "A symbolic input dimension's value, name=value (repeatable): --dim batch=8 "
                   "--dim sequence=512 (docs/workloads.md, shapes)");

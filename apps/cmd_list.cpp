@@ -1,11 +1,12 @@
-// memplace list: the shipped workloads and hardware models, and the registered environments with
-// their options.
+// memplace list: the shipped workloads, hardware models and suites, and the registered
+// environments and agents with their options.
 #include <nlohmann/json.hpp>
 
 #include "agents/registry.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
 #include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"
 
@@ -50,6 +51,38 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
   for (const auto& [id, table] : option_tables) {
     *text << "\nOptions of " << id << " (the per-workload ids take the same, without workload):\n";
     table.print(*text);
+  }
+}
+
+// The shipped suites' instances with their split (docs/suite.md); `memplace references --suite`
+// gives their references.
+void list_suites(nlohmann::json& doc, std::ostream* text) {
+  for (const std::string& name : embedded_suite_names()) {
+    const Suite suite = load_suite(name);
+    TextTable instances({"instance", "split", "family", "model", "shape"});
+    nlohmann::json entries = nlohmann::json::array();
+    int dev = 0;
+    for (const SuiteInstance& instance : suite.instances) {
+      const SuiteWorkload& w = suite.workload(instance.workload);
+      const std::string family = suite.model(w.model).family;
+      const Split split = suite.split(instance);
+      dev += split == Split::dev;
+      instances.add_row(
+          {instance.id(), std::string(split_name(split)), family, w.model, Suite::shape(w)});
+      entries.push_back({{"instance", instance.id()},
+                         {"workload", instance.workload},
+                         {"hardware", instance.hardware},
+                         {"split", std::string(split_name(split))},
+                         {"family", family}});
+    }
+    doc["suites"].push_back(
+        {{"name", suite.name}, {"cost_model", suite.cost_model}, {"instances", entries}});
+    if (text == nullptr) continue;
+    *text << "\nSuite " << suite.name << " (cost model " << suite.cost_model
+          << "): " << suite.instances.size() << " instances, " << dev << " dev and "
+          << suite.instances.size() - dev << " test; their references: memplace references --suite "
+          << suite.name << "\n";
+    instances.print(*text);
   }
 }
 
@@ -111,6 +144,7 @@ void add_list_command(CLI::App& app, Streams io) {
       doc["hardware"].push_back({{"name", name}, {"memories", hw.memories.size()}});
     }
     if (*json) {
+      list_suites(doc, nullptr);
       list_environments(doc, nullptr);
       list_agents(doc, nullptr);
       io.out << doc.dump(2) << "\n";
@@ -119,6 +153,7 @@ void add_list_command(CLI::App& app, Streams io) {
     workloads.print(io.out);
     io.out << "\n";
     hardware.print(io.out);
+    list_suites(doc, &io.out);
     io.out << "\n";
     list_environments(doc, &io.out);
     list_agents(doc, &io.out);

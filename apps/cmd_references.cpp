@@ -6,7 +6,9 @@
 #include "apps/commands.hpp"
 #include "apps/shared/cli_model.hpp"
 #include "apps/shared/hardware_summary.hpp"
+#include "apps/shared/progress.hpp"
 #include "apps/shared/reference_report.hpp"
+#include "apps/shared/suite_report.hpp"
 #include "apps/shared/text_table.hpp"
 #include "base/errors.hpp"
 #include "env/model/inputs/hardware.hpp"
@@ -21,6 +23,8 @@ struct ReferencesOptions {
   ModelSpec model;  // its workload: each of `workloads`
   bool summary = false;
   bool json = false;
+  std::string suite;                // a suite's name or file: its instances instead of workloads
+  std::vector<std::string> splits;  // of the suite: dev, test (empty: both)
 };
 
 // "all" stands for every shipped one; anything else is kept (names or files, checked on loading).
@@ -83,7 +87,24 @@ void print_references(const std::vector<std::string>& workloads, ModelSpec model
     *text << note << "\n";
 }
 
+// A suite's instances, each on its own hardware model under the suite's cost model.
+void run_suite_references(const ReferencesOptions& o, Streams io) {
+  const Suite suite = load_suite(o.suite);
+  std::vector<Split> splits;
+  for (const std::string& s : o.splits)
+    splits.push_back(s == "dev" ? Split::dev : Split::test);  // checked by CLI11
+  // Every instance's hardware is checked before anything is printed.
+  for (const SuiteInstance& instance : suite.instances)
+    (void)load_hardware(instance.hardware);
+  const std::vector<SuiteRow> rows = suite_rows(suite, splits, is_terminal(2) ? &io.err : nullptr);
+  if (o.json)
+    io.out << suite_json(suite, rows).dump(2) << "\n";
+  else
+    print_suite_rows(suite, rows, io.out);
+}
+
 void run_references(const ReferencesOptions& o, Streams io) {
+  if (!o.suite.empty()) return run_suite_references(o, io);
   const std::vector<std::string> workloads = expand_all(o.workloads, embedded_workload_names());
   const std::vector<std::string> hardware = hardware_list(o.model.hardware);
   // Every name is checked before anything is printed.
@@ -122,9 +143,9 @@ void add_references_command(CLI::App& app, Streams io) {
                          "Latency and speedup of the reference mappings (all-slowest, compiler, "
                          "optimum, bounds) for several workloads and hardware models");
   auto options = std::make_shared<ReferencesOptions>();
-  cmd->add_option("workloads", options->workloads,
-                  "Workload names or files; all: every shipped one")
-      ->capture_default_str();
+  auto* workloads = cmd->add_option("workloads", options->workloads,
+                                    "Workload names or files; all: every shipped one")
+                        ->capture_default_str();
   add_model_options(*cmd, options->model);
   cmd->get_option("--hardware")
       ->description(
@@ -134,6 +155,16 @@ void add_references_command(CLI::App& app, Streams io) {
                 "One row per workload and hardware model, under both cost models: compiler and "
                 "optimum (v0), streaming-aware compiler, best known and bound (v1); --dynamics is "
                 "ignored (docs/hardware.md)");
+  auto* suite = cmd->add_option("--suite", options->suite,
+                                "A suite's instances (a shipped suite such as v1, or a suite "
+                                "file) instead of workloads, each on its hardware model under the "
+                                "suite's cost model, with the count of hard ones (docs/suite.md)");
+  cmd->add_option("--split", options->splits, "With --suite: only these splits (dev, test)")
+      ->check(CLI::IsMember({"dev", "test"}))
+      ->needs(suite);
+  for (const char* other : {"--summary", "--hardware", "--dynamics"})
+    suite->excludes(cmd->get_option(other));
+  suite->excludes(workloads);
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->callback([io, options] { run_references(*options, io); });
 }

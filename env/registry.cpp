@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "base/errors.hpp"
+#include "env/model/inputs/embedded.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/workload.hpp"
 
@@ -144,8 +145,11 @@ std::vector<OptionSpec> env_option_specs(std::string_view id) {
 
 std::unique_ptr<Env> make(std::string_view id, const OptionMap& options) {
   const auto parsed = parse_id(id);
+  // A suite's workloads have ids too (docs/suite.md), made on demand rather than listed: the
+  // suite's instances are named by `memplace list`.
   if (!parsed ||
-      (!parsed->workload.empty() && !contains(embedded_workload_names(), parsed->workload)))
+      (!parsed->workload.empty() && !contains(embedded_workload_names(), parsed->workload) &&
+       !find_embedded(embedded_suite_workloads(), parsed->workload)))
     unknown_id(id);
   if (!parsed->hardware.empty() && !contains(embedded_hardware_names(), parsed->hardware))
     throw InputError("unknown environment '" + std::string(id) + "': no shipped hardware model '" +

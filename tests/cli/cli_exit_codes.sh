@@ -31,6 +31,11 @@ expect 2 table --seeds 0 -q
 expect 2 table /nonexistent/table.yaml -q
 expect 2 transfer --agent random -q --out /tmp/memplace-bad-transfer.$$
 expect 2 import workloads/onnx/resnet50.onnx -o /nonexistent-folder/x.yaml
+# Bad shapes: batch 0, a KV cache longer than the model's context, an unknown element type.
+expect 0 import workloads/onnx/bert-large.onnx --dim batch=2 --dim sequence=64 --element-type bf16
+expect 2 import workloads/onnx/bert-large.onnx --dim batch=0 --dim sequence=64
+expect 2 import workloads/onnx/llama-3.2-1b-decode.onnx --dim batch=1 --dim kv_length=131072 --static-input 'past_*'
+expect 2 import workloads/onnx/bert-large.onnx --dim batch=1 --dim sequence=64 --element-type int4
 expect 2 optimum tests/data/bad/cycle.yaml -q
 expect 2 optimum tests/data/good/chain.yaml --time-limit -5 -q
 expect 2 optimum tests/data/good/chain.yaml --dynamics streaming -q

@@ -367,6 +367,17 @@ TEST_CASE("observation: pad marks real rows and edges and zero-fills the rest") 
   CHECK_THROWS_AS(pad(start.obs, 3, 1), std::invalid_argument);
 }
 
+TEST_CASE("registry: a suite instance's id makes its environment, though no list names it") {
+  const auto env = make("memplace/single-step/resnet18-b1@edge-tpu-v1");
+  const OptionMap options = env->options();
+  CHECK(options.at("workload") == "resnet18-b1");
+  CHECK(options.at("hardware") == "edge-tpu");
+  CHECK(options.at("dynamics") == "streaming");
+  const auto& ids = registered_envs();
+  CHECK(std::none_of(ids.begin(), ids.end(),
+                     [](const EnvSpec& e) { return e.workload == "resnet18-b1"; }));
+}
+
 TEST_CASE("registry: unknown ids and bad options are InputErrors that name them") {
   CHECK_THROWS_WITH_AS(
       make("memplace/single-step/no-such-net-v0"),

@@ -5,6 +5,7 @@
 
 #include "env/model/inputs/embedded.hpp"
 #include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/workload.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/references.hpp"
@@ -23,9 +24,12 @@ Simulator shipped(const std::string& workload, Dynamics dynamics,
 }
 
 TEST_CASE("best known: every shipped file is a valid mapping that reproduces its recorded result") {
-  // One per shipped workload and hardware model.
+  // One per shipped workload and hardware model, and one per instance of each shipped suite.
+  std::size_t suite_instances = 0;
+  for (const std::string& suite : embedded_suite_names())
+    suite_instances += load_suite(suite).instances.size();
   REQUIRE(embedded_best_known().size() ==
-          embedded_workload_names().size() * embedded_hardware_names().size());
+          embedded_workload_names().size() * embedded_hardware_names().size() + suite_instances);
   for (const EmbeddedFile& file : embedded_best_known()) {
     const std::string origin = "workloads/best-known/" + std::string(file.name) + ".yaml";
     CAPTURE(origin);

@@ -656,6 +656,22 @@ TEST_CASE("onnx import: re-importing the fixtures reproduces the committed YAML 
   }
 }
 
+TEST_CASE("onnx import: re-importing a suite's fixtures reproduces its committed workloads") {
+  for (const std::string& name : memplace::embedded_suite_names()) {
+    const memplace::Suite suite = memplace::load_suite(name);
+    for (const memplace::SuiteWorkload& w : suite.workloads) {
+      CAPTURE(w.name);
+      const Workload committed =
+          Workload::load(kRoot / "workloads" / "suite" / "workloads" / (w.name + ".yaml"));
+      const Workload imported = memplace::import_suite_workload(kRoot, suite, w);
+      CHECK(imported.info() == committed.info());
+      CHECK(first_difference(imported, committed) == "none");
+      // And the embedded copy is that file (the library was built from the committed one).
+      CHECK(memplace::load_workload(w.name) == committed);
+    }
+  }
+}
+
 TEST_CASE("onnx import: presets change the granularity but never the totals") {
   const auto path = kRoot / "workloads/onnx/bert-base.onnx";
   std::vector<Workload> by_preset;

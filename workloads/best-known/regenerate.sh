@@ -24,7 +24,7 @@ names() {  # the shipped workloads or hardware models, from `memplace list --jso
   "$memplace" list --json | /usr/bin/python3 -c \
     "import json, sys; print(' '.join(x['name'] for x in json.load(sys.stdin)['$1']))"
 }
-latency() { sed -n 's/^result: {latency_fs: \([0-9]*\), valid: true.*/\1/p' "$1"; }
+source workloads/best-known/keep_best.sh
 search() {
   read -r workload hardware <<< "$1"
   local ea="$work/ea-$workload-$hardware" sa="$work/sa-$workload-$hardware"
@@ -32,23 +32,9 @@ search() {
     --budget 200000 --seed 0 --threads 1 --out "$ea" -q > /dev/null
   "$memplace" train --agent sa --env-version v1 --workload "$workload" --hardware "$hardware" \
     --budget 1000000 --seed 0 --threads 1 -p start=compiler --out "$sa" -q > /dev/null
-  local best=$ea agent=ea
-  local ea_fs sa_fs
-  ea_fs=$(latency "$ea/best_mapping.yaml")
-  sa_fs=$(latency "$sa/best_mapping.yaml")
-  if [ -z "$ea_fs" ] || { [ -n "$sa_fs" ] && [ "$sa_fs" -lt "$ea_fs" ]; }; then
-    best=$sa
-    agent=sa
-  fi
-  local file="$out/$workload.$hardware.yaml"
-  {
-    echo "# Best known under the streaming dynamics (v1), found by $agent: workloads/best-known/regenerate.sh"
-    cat "$best/best_mapping.yaml"
-  } > "$file.tmp"
-  mv "$file.tmp" "$file"
-  echo "$workload on $hardware: ea $ea_fs fs, sa $sa_fs fs -> $agent"
+  keep_best "$out/$workload.$hardware.yaml" workloads/best-known/regenerate.sh "$ea" "$sa"
 }
-export -f search latency
+export -f search latency keep_best
 export memplace work out
 tasks=()
 for hardware in ${@:-$(names hardware)}; do

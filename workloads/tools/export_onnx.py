@@ -40,6 +40,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 import torchvision
 
+from architectures import shaped
+from architectures.bert import BertModel, merge_heads, split_heads
+from architectures.export import export_shapes_only
+
 OPSET = 17
 SEED = 20210503  # EGRL, ICLR 2021
 OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "onnx")
@@ -47,86 +51,6 @@ OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "onnx")
 
 # --------------------------------------------------------------------------------------------
 # Hand-written transformers (faithful to the reference architectures, minus training-only parts)
-
-
-class BertEmbeddings(nn.Module):
-    def __init__(self, vocab=30522, hidden=768, max_positions=512, type_vocab=2):
-        super().__init__()
-        self.word_embeddings = nn.Embedding(vocab, hidden)
-        self.position_embeddings = nn.Embedding(max_positions, hidden)
-        self.token_type_embeddings = nn.Embedding(type_vocab, hidden)
-        self.LayerNorm = nn.LayerNorm(hidden, eps=1e-12)
-        self.register_buffer("position_ids", torch.arange(max_positions).expand((1, -1)))
-
-    def forward(self, input_ids, token_type_ids):
-        seq_length = input_ids.size(1)
-        position_ids = self.position_ids[:, :seq_length]
-        embeddings = self.word_embeddings(input_ids) + self.token_type_embeddings(token_type_ids)
-        embeddings = embeddings + self.position_embeddings(position_ids)
-        return self.LayerNorm(embeddings)
-
-
-def split_heads(x, heads):
-    b, s, h = x.shape
-    return x.view(b, s, heads, h // heads).permute(0, 2, 1, 3)
-
-
-def merge_heads(x):
-    b, heads, s, d = x.shape
-    return x.permute(0, 2, 1, 3).contiguous().view(b, s, heads * d)
-
-
-class BertSelfAttention(nn.Module):
-    def __init__(self, hidden, heads):
-        super().__init__()
-        self.heads = heads
-        self.query = nn.Linear(hidden, hidden)
-        self.key = nn.Linear(hidden, hidden)
-        self.value = nn.Linear(hidden, hidden)
-
-    def forward(self, x, mask):
-        q = split_heads(self.query(x), self.heads)
-        k = split_heads(self.key(x), self.heads)
-        v = split_heads(self.value(x), self.heads)
-        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
-        probs = F.softmax(scores + mask, dim=-1)
-        return merge_heads(torch.matmul(probs, v))
-
-
-class BertLayer(nn.Module):
-    def __init__(self, hidden=768, heads=12, ffn=3072):
-        super().__init__()
-        self.attention = BertSelfAttention(hidden, heads)
-        self.attention_output = nn.Linear(hidden, hidden)
-        self.attention_norm = nn.LayerNorm(hidden, eps=1e-12)
-        self.intermediate = nn.Linear(hidden, ffn)
-        self.output = nn.Linear(ffn, hidden)
-        self.output_norm = nn.LayerNorm(hidden, eps=1e-12)
-
-    def forward(self, x, mask):
-        a = self.attention_norm(self.attention_output(self.attention(x, mask)) + x)
-        h = F.gelu(self.intermediate(a))  # erf form, as HF's "gelu"
-        return self.output_norm(self.output(h) + a)
-
-
-class BertModel(nn.Module):
-    """HF transformers BertModel (bert-base-uncased config), eval mode."""
-
-    def __init__(self, layers=12, hidden=768, heads=12, ffn=3072):
-        super().__init__()
-        self.embeddings = BertEmbeddings(hidden=hidden)
-        self.encoder = nn.ModuleList(BertLayer(hidden, heads, ffn) for _ in range(layers))
-        self.pooler = nn.Linear(hidden, hidden)
-
-    def forward(self, input_ids, token_type_ids, attention_mask):
-        # HF get_extended_attention_mask: [b, s] -> [b, 1, 1, s], (1 - mask) * most negative.
-        mask = attention_mask[:, None, None, :].to(torch.float32)
-        mask = (1.0 - mask) * torch.finfo(torch.float32).min
-        x = self.embeddings(input_ids, token_type_ids)
-        for layer in self.encoder:
-            x = layer(x, mask)
-        pooled = torch.tanh(self.pooler(x[:, 0]))
-        return x, pooled
 
 
 class GPT2Block(nn.Module):
@@ -264,7 +188,8 @@ def build(name):
     if name == "transformer-decoder":
         inputs = (torch.randn(1, 128, 512), torch.randn(1, 128, 512))
         return TransformerDecoder(), inputs, ["tgt", "memory"]
-    raise SystemExit(f"unknown model {name!r}; known: {', '.join(MODELS)}")
+    raise SystemExit(f"unknown model {name!r}; known: "
+                     f"{', '.join(MODELS + shaped.SHAPED_MODELS)}")
 
 
 MODELS = ["resnet50", "resnet101", "bert-base", "mobilenet-v2", "inception-v3", "gpt2-small",
@@ -308,14 +233,45 @@ def export(name):
     proto.producer_name = "memplace workloads/tools/export_onnx.py"
     proto.doc_string = f"memplace workload {name}: shapes only (weight data stripped)"
     path = os.path.join(OUT_DIR, f"{name}.onnx")
-    onnx.save(proto, path)
+    onnx.save(proto, path + ".tmp")  # written whole, then renamed
+    os.replace(path + ".tmp", path)
     print(f"{path}: {os.path.getsize(path)} bytes, {len(proto.graph.node)} nodes")
+
+
+def export_shaped(name):
+    """A model of architectures/ with symbolic dims: one fixture per graph (an LLM's prefill
+    and decode, Whisper's encoder and decoder), whose parameters are checked against the
+    published count: each graph's, or their sum when each holds a part."""
+    expected = shaped.published_parameters(name)
+    parts = 0
+    for f in shaped.fixtures(name):
+        torch.manual_seed(SEED)
+        model = f.build()
+        count = sum(p.numel() for p in model.parameters())
+        if f.whole and count != expected:
+            raise SystemExit(f"{f.name}: {count} parameters, published {expected}")
+        path = os.path.join(OUT_DIR, f"{f.name}.onnx")
+        shapes = {n: p.shape for n, p in model.named_parameters()}
+        proto = export_shapes_only(model, f.inputs, f.input_names, f.output_names, f.axes, path,
+                                   f"memplace workload {f.name}: {f.description} (no weights)",
+                                   f.placeholders, f.limits)
+        # A part counts the parameters its graph reads (a module may hold more than it runs).
+        used = sum(math.prod(shapes[i.name]) for i in proto.graph.initializer if i.name in shapes)
+        parts += 0 if f.whole else used
+        print(f"{path}: {os.path.getsize(path)} bytes, {len(proto.graph.node)} nodes, "
+              f"{count if f.whole else used} parameters")
+        del model, proto
+    if parts and parts != expected:
+        raise SystemExit(f"{name}: its graphs hold {parts} parameters, published {expected}")
 
 
 def main(argv):
     os.makedirs(OUT_DIR, exist_ok=True)
-    for name in argv or MODELS:
-        export(name)
+    for name in argv or MODELS + shaped.SHAPED_MODELS:
+        if name in shaped.SHAPED_MODELS:
+            export_shaped(name)
+        else:
+            export(name)
 
 
 if __name__ == "__main__":

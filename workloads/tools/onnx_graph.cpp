@@ -332,6 +332,36 @@ void set_input_dims(onnx::ModelProto& model, const InputShapes& shapes, const st
   }
 }
 
+// The most a dim may be, as the exporter wrote it into the model's metadata
+// ("memplace.max_dim.kv_length" -> "131071: a context of 131072 positions"): a value above it
+// would import a graph the model cannot run (its position table is shorter).
+void check_dim_limits(const onnx::ModelProto& model, const InputShapes& shapes,
+                      const std::string& origin) {
+  constexpr std::string_view kPrefix = "memplace.max_dim.";
+  for (const auto& entry : model.metadata_props()) {
+    if (!entry.key().starts_with(kPrefix)) continue;
+    const std::string dim = entry.key().substr(kPrefix.size());
+    const auto given = shapes.dims.find(dim);
+    if (given == shapes.dims.end()) continue;
+    std::size_t used = 0;
+    long long most = 0;
+    try {
+      most = std::stoll(entry.value(), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0)
+      throw InputError(origin + ": metadata " + entry.key() + " '" + entry.value() +
+                       "' does not start with a number");
+    if (given->second > most) {
+      const std::string why = entry.value().substr(std::min(entry.value().size(), used + 2));
+      throw InputError(origin + ": dim " + dim + "=" + std::to_string(given->second) +
+                       " is above " + std::to_string(most) + ", the most this model allows" +
+                       (why.empty() ? "" : " (" + why + ")"));
+    }
+  }
+}
+
 // Moves the graph inputs that match a pattern into data-less initializers of their shape.
 void make_inputs_static(onnx::ModelProto& model, const InputShapes& shapes,
                         const std::string& origin) {
@@ -392,6 +422,7 @@ Graph load_graph(const std::filesystem::path& path, const InputShapes& shapes) {
   }
   for (const auto& [name, value] : shapes.dims)
     if (value <= 0) throw InputError(origin + ": dim " + name + ": must be at least 1");
+  check_dim_limits(model, shapes, origin);
   set_input_dims(model, shapes, origin);
   make_inputs_static(model, shapes, origin);
   infer_shapes_folding(model, origin);

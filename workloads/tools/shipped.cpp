@@ -51,4 +51,21 @@ Workload import_shipped(const std::filesystem::path& root, const ShippedWorkload
   return import_onnx(root / "workloads" / "onnx" / (w.name + ".onnx"), shipped_import_options(w));
 }
 
+ImportOptions suite_import_options(const Suite& suite, const SuiteWorkload& w) {
+  ImportOptions options;
+  options.name = w.name;
+  options.description = suite.description(w);
+  options.source = suite.source(w);
+  options.element_bytes = *element_type_bytes(w.element_type);  // checked by the suite's parser
+  options.dims.insert(w.dims.begin(), w.dims.end());
+  options.static_inputs = w.static_inputs;
+  return options;
+}
+
+Workload import_suite_workload(const std::filesystem::path& root, const Suite& suite,
+                               const SuiteWorkload& w) {
+  return import_onnx(root / "workloads" / "onnx" / (w.fixture + ".onnx"),
+                     suite_import_options(suite, w));
+}
+
 }  // namespace memplace

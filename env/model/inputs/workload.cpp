@@ -6,10 +6,12 @@
 #include <array>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/embedded.hpp"
+#include "env/model/inputs/procedural.hpp"
 
 namespace memplace {
 
@@ -346,7 +348,31 @@ void Workload::save(const std::filesystem::path& path) const {
   write_file_atomically(path, to_yaml());
 }
 
+namespace {
+constexpr std::pair<std::string_view, int> kElementTypes[] = {
+    {"int8", 1}, {"fp8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}};
+}  // namespace
+
+std::optional<int> element_type_bytes(std::string_view name) {
+  for (const auto& [n, bytes] : kElementTypes)
+    if (n == name) return bytes;
+  return std::nullopt;
+}
+
+std::vector<std::string> element_type_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, bytes] : kElementTypes)
+    names.emplace_back(name);
+  return names;
+}
+
 Workload load_workload(std::string_view name_or_path) {
+  if (std::optional<Workload> generated = procedural_workload_named(name_or_path))
+    return std::move(*generated);
+  // A suite's workloads load by name too (workloads/suite/workloads/).
+  if (const EmbeddedFile* suite = find_embedded(embedded_suite_workloads(), name_or_path))
+    return Workload::from_yaml(suite->text,
+                               "workloads/suite/workloads/" + std::string(name_or_path) + ".yaml");
   const ShippedOrFile in = locate_shipped_or_file(embedded_workloads(), "workloads", "workload",
                                                   "workload", name_or_path);
   return in.shipped ? Workload::from_yaml(in.shipped->text, in.origin) : Workload::load(in.path);

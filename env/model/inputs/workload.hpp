@@ -58,6 +58,11 @@ struct Layer {
   friend bool operator==(const Layer&, const Layer&) = default;
 };
 
+// Element types by name, for the bytes every tensor element takes: int8 and fp8 1, fp16 and bf16
+// 2, fp32 4 (an imported workload's element_bytes).
+std::optional<int> element_type_bytes(std::string_view name);
+std::vector<std::string> element_type_names();
+
 // Provenance and conventions of a workload file; informational, not used by the cost model.
 struct WorkloadInfo {
   std::string name;
@@ -120,7 +125,9 @@ class Workload {
   std::vector<std::size_t> consumers_;
 };
 
-// Finds a workload by name among the embedded ones ("resnet50") or, failing that, as a path.
+// Finds a workload by name among the embedded ones ("resnet50"), the suites' workloads
+// ("llama-3.2-1b-prefill-b1-s512") and the procedural ones ("procedural-cnn-s3",
+// env/model/inputs/procedural.hpp) or, failing that, as a path.
 Workload load_workload(std::string_view name_or_path);
 // Names of the workloads compiled into the library (the shipped workloads/*.yaml).
 std::vector<std::string> embedded_workload_names();
