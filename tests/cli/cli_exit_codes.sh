@@ -25,6 +25,9 @@ expect 2 evaluate tests/data/good/chain.yaml tests/data/bad/map-wrong-length.yam
 expect 2 no-such-command
 expect 0 references all --hardware all --summary
 expect 2 references resnet50 --hardware nnpi,tpu-v9
+expect 2 references --suite no-such-suite
+expect 2 references --suite v1 --split train
+expect 2 references --suite tests/data/bad/cycle.yaml
 expect 2 check memplace/single-step/resnet50@tpu-v9-v0
 expect 2 info /nonexistent/path.yaml
 expect 2 table --seeds 0 -q

@@ -213,23 +213,22 @@ std::string Suite::source(const SuiteWorkload& w) const {
 Suite parse_suite(std::string_view text, std::string origin) {
   const YamlInput in(text, origin);
   const YAML::Node& root = in.root();
-  in.require_map(root, "suite file");
+  in.require_map(root, "document");
   in.reject_unknown_keys(
-      root, {"suite", "cost_model", "families", "models", "workloads", "instances"}, "suite file");
+      root, {"suite", "cost_model", "families", "models", "workloads", "instances"}, "");
   Suite suite;
   suite.origin = std::move(origin);
-  suite.name = in.string(in.require(root, "suite", "suite file"), "suite");
-  suite.cost_model = in.string(in.require(root, "cost_model", "suite file"), "cost_model");
-  suite.families = parse_families(in, in.require(root, "families", "suite file"));
-  suite.models = parse_models(in, in.require(root, "models", "suite file"), suite.families);
-  const YAML::Node workloads = in.require(root, "workloads", "suite file");
+  suite.name = in.string(in.require(root, "suite", ""), "suite");
+  suite.cost_model = in.string(in.require(root, "cost_model", ""), "cost_model");
+  suite.families = parse_families(in, in.require(root, "families", ""));
+  suite.models = parse_models(in, in.require(root, "models", ""), suite.families);
+  const YAML::Node workloads = in.require(root, "workloads", "");
   in.require_sequence(workloads, "workloads");
   for (std::size_t i = 0; i < workloads.size(); ++i)
     suite.workloads.push_back(
         parse_workload(in, workloads[i], "workloads[" + std::to_string(i) + "]", suite.models));
   require_unique(in, workloads, suite.workloads, "workloads");
-  suite.instances =
-      parse_instances(in, in.require(root, "instances", "suite file"), suite.workloads);
+  suite.instances = parse_instances(in, in.require(root, "instances", ""), suite.workloads);
   return suite;
 }
 
