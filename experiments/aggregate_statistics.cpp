@@ -1,0 +1,102 @@
+#include "experiments/aggregate_statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "base/rng.hpp"
+
+namespace memplace::experiments {
+
+namespace {
+
+std::vector<double> pooled(const RunScores& scores) {
+  std::vector<double> all;
+  for (const std::vector<double>& runs : scores) {
+    if (runs.empty()) throw std::invalid_argument("an instance without runs");
+    all.insert(all.end(), runs.begin(), runs.end());
+  }
+  return all;
+}
+
+// The labels of the bootstrap's random streams under the caller's seed.
+constexpr std::uint64_t kBootstrapStream = 0x6273;  // "bs"
+
+}  // namespace
+
+double interquartile_mean(std::span<const double> values) {
+  if (values.empty()) throw std::invalid_argument("interquartile mean of no values");
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t cut = sorted.size() / 4;
+  double sum = 0;
+  for (std::size_t i = cut; i < sorted.size() - cut; ++i)
+    sum += sorted[i];
+  return sum / static_cast<double>(sorted.size() - 2 * cut);
+}
+
+double pooled_interquartile_mean(const RunScores& scores) {
+  const std::vector<double> all = pooled(scores);
+  return interquartile_mean(all);
+}
+
+double quantile(std::span<const double> values, double q) {
+  if (values.empty()) throw std::invalid_argument("quantile of no values");
+  if (!(q >= 0 && q <= 1)) throw std::invalid_argument("quantile: q must be in [0, 1]");
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return sorted[below] + fraction * (sorted[above] - sorted[below]);
+}
+
+Interval stratified_bootstrap_iqm(const RunScores& scores, int resamples, double confidence,
+                                  std::uint64_t seed) {
+  if (resamples < 1) throw std::invalid_argument("bootstrap: at least one resample");
+  if (!(confidence > 0 && confidence < 1))
+    throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
+  (void)pooled(scores);  // no instance without runs
+  std::vector<double> iqms;
+  iqms.reserve(static_cast<std::size_t>(resamples));
+  std::vector<double> sample;
+  for (int r = 0; r < resamples; ++r) {
+    // One stream per resample: its draws depend on its index only, not on what ran before.
+    Rng rng(derive_seed(seed, {kBootstrapStream, static_cast<std::uint64_t>(r)}));
+    sample.clear();
+    for (const std::vector<double>& runs : scores)
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        sample.push_back(runs[rng.uniform(runs.size())]);
+    iqms.push_back(interquartile_mean(sample));
+  }
+  return {quantile(iqms, (1 - confidence) / 2), quantile(iqms, (1 + confidence) / 2)};
+}
+
+double probability_of_improvement(const RunScores& x, const RunScores& y) {
+  if (x.size() != y.size() || x.empty())
+    throw std::invalid_argument("probability of improvement: both need the same instances");
+  double total = 0;
+  for (std::size_t t = 0; t < x.size(); ++t) {
+    if (x[t].empty() || y[t].empty()) throw std::invalid_argument("an instance without runs");
+    double wins = 0;
+    for (const double a : x[t])
+      for (const double b : y[t])
+        wins += a > b ? 1.0 : (a == b ? 0.5 : 0.0);
+    total += wins / static_cast<double>(x[t].size() * y[t].size());
+  }
+  return total / static_cast<double>(x.size());
+}
+
+std::vector<double> performance_profile(const RunScores& scores,
+                                        std::span<const double> thresholds) {
+  const std::vector<double> all = pooled(scores);
+  std::vector<double> fractions;
+  for (const double tau : thresholds) {
+    const auto above = std::count_if(all.begin(), all.end(), [&](double s) { return s > tau; });
+    fractions.push_back(static_cast<double>(above) / static_cast<double>(all.size()));
+  }
+  return fractions;
+}
+
+}  // namespace memplace::experiments
