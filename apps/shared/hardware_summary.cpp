@@ -8,10 +8,6 @@ namespace memplace::cli {
 
 namespace {
 
-std::string us(TimeFs t) {
-  return format_fixed(to_microseconds(t), 2);
-}
-
 std::string times(TimeFs compiler, TimeFs t) {
   return format_fixed(speedup(compiler, t), 4);
 }
@@ -21,13 +17,34 @@ std::string times(TimeFs compiler, TimeFs t) {
 std::string optimum_cell(const HardwareSummaryRow& r) {
   if (!r.v0_optimum_fs) return "—";
   if (*r.v0_optimum_fs == *r.v0_optimum_bound_fs)
-    return us(*r.v0_optimum_fs) + " (" + times(r.v0_compiler_fs, *r.v0_optimum_fs) + ")";
-  return us(*r.v0_optimum_bound_fs) + "…" + us(*r.v0_optimum_fs) + " (" +
+    return latency_cell(*r.v0_optimum_fs) + " (" + times(r.v0_compiler_fs, *r.v0_optimum_fs) + ")";
+  return latency_cell(*r.v0_optimum_bound_fs) + "…" + latency_cell(*r.v0_optimum_fs) + " (" +
          times(r.v0_compiler_fs, *r.v0_optimum_fs) + "…" +
          times(r.v0_compiler_fs, *r.v0_optimum_bound_fs) + ")";
 }
 
 }  // namespace
+
+std::string latency_cell(TimeFs t) {
+  return format_fixed(to_microseconds(t), 2);
+}
+
+std::string latency_and_speedup_cell(TimeFs compiler, TimeFs t) {
+  return latency_cell(t) + " (" + times(compiler, t) + ")";
+}
+
+double weights_per_on_chip(const Simulator& sim) {
+  std::int64_t on_chip = 0;
+  for (std::size_t m = 0; m < sim.hardware().slowest(); ++m)
+    on_chip += sim.hardware().memories[m].capacity_bytes;
+  return on_chip > 0 ? static_cast<double>(sim.workload().total_weight_bytes()) /
+                           static_cast<double>(on_chip)
+                     : 0;
+}
+
+std::string weights_per_on_chip_cell(double ratio) {
+  return format_fixed(ratio, ratio < 0.1 ? 3 : 2) + "x";
+}
 
 HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,
                              const ModelSpec& model) {
@@ -40,12 +57,7 @@ HardwareSummaryRow summarise(const std::string& workload, const std::string& har
   const Simulator v0 = pinned.build();
   row.workload = v0.workload().name();
   row.hardware = v0.hardware().name;
-  std::int64_t on_chip = 0;
-  for (std::size_t m = 0; m < v0.hardware().slowest(); ++m)
-    on_chip += v0.hardware().memories[m].capacity_bytes;
-  row.weights_per_on_chip = on_chip > 0 ? static_cast<double>(v0.workload().total_weight_bytes()) /
-                                              static_cast<double>(on_chip)
-                                        : 0;
+  row.weights_per_on_chip = weights_per_on_chip(v0);
   const optimum::Headroom h0 = optimum::headroom(v0);
   row.v0_compiler_fs = h0.compiler_fs;
   if (const auto& c = h0.certificate) {
@@ -65,13 +77,11 @@ void print_summary(const std::vector<HardwareSummaryRow>& rows, std::ostream& ou
                    "v0 optimum (us, speedup)", "v1 compiler (us)", "v1 best known (us, speedup)",
                    "v1 bound (us, speedup)"});
   for (const HardwareSummaryRow& r : rows) {
-    table.add_row({r.workload, r.hardware,
-                   format_fixed(r.weights_per_on_chip, r.weights_per_on_chip < 0.1 ? 3 : 2) + "x",
-                   us(r.v0_compiler_fs), optimum_cell(r), us(r.v1_compiler_fs),
-                   r.v1_best_known_fs ? us(*r.v1_best_known_fs) + " (" +
-                                            times(r.v1_compiler_fs, *r.v1_best_known_fs) + ")"
-                                      : "—",
-                   us(r.v1_bound_fs) + " (" + times(r.v1_compiler_fs, r.v1_bound_fs) + ")"});
+    table.add_row(
+        {r.workload, r.hardware, weights_per_on_chip_cell(r.weights_per_on_chip),
+         latency_cell(r.v0_compiler_fs), optimum_cell(r), latency_cell(r.v1_compiler_fs),
+         r.v1_best_known_fs ? latency_and_speedup_cell(r.v1_compiler_fs, *r.v1_best_known_fs) : "—",
+         latency_and_speedup_cell(r.v1_compiler_fs, r.v1_bound_fs)});
   }
   table.print(out);
 }

@@ -27,6 +27,14 @@ struct HardwareSummaryRow {
   TimeFs v1_bound_fs = 0;                     // the largest of v1's bounds
 };
 
+// The cells both reports share (`memplace references --summary` and `--suite`): a latency in µs,
+// a latency with its speedup over the compiler ("742.92 (1.1145)"), and the weight bytes over the
+// capacity of every memory but the slowest ("3.73x"; 0 on a chip with one memory).
+std::string latency_cell(TimeFs t);
+std::string latency_and_speedup_cell(TimeFs compiler, TimeFs t);
+double weights_per_on_chip(const Simulator& sim);
+std::string weights_per_on_chip_cell(double ratio);
+
 // `model` gives the memory-time rule and lookahead (default: each hardware model's own); its
 // workload, hardware and dynamics are the arguments' and both dynamics'.
 HardwareSummaryRow summarise(const std::string& workload, const std::string& hardware,

@@ -3,24 +3,13 @@
 #include <algorithm>
 #include <map>
 
+#include "apps/shared/hardware_summary.hpp"
 #include "apps/shared/text_table.hpp"
 #include "env/model/model_spec.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/headroom.hpp"
 
 namespace memplace::cli {
-
-namespace {
-
-std::string us(TimeFs t) {
-  return format_fixed(to_microseconds(t), 2);
-}
-
-std::string us_and_speedup(TimeFs compiler, TimeFs t) {
-  return us(t) + " (" + format_fixed(speedup(compiler, t), 4) + ")";
-}
-
-}  // namespace
 
 std::optional<double> SuiteRow::best_known_speedup() const {
   if (!best_known_fs) return std::nullopt;
@@ -52,11 +41,7 @@ std::vector<SuiteRow> suite_rows(const Suite& suite, const std::vector<Split>& s
     row.split = split;
     row.family = suite.model(suite.workload(instance.workload).model).family;
     row.layers = sim.num_layers();
-    std::int64_t on_chip = 0;
-    for (std::size_t m = 0; m < sim.hardware().slowest(); ++m)
-      on_chip += sim.hardware().memories[m].capacity_bytes;
-    row.weights_per_on_chip = static_cast<double>(sim.workload().total_weight_bytes()) /
-                              static_cast<double>(std::max<std::int64_t>(on_chip, 1));
+    row.weights_per_on_chip = weights_per_on_chip(sim);
     const optimum::Headroom headroom = optimum::headroom(sim);
     row.compiler_fs = headroom.compiler_fs;
     if (headroom.best_known) row.best_known_fs = headroom.best_known->latency_fs;
@@ -75,11 +60,11 @@ void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std
   std::map<std::string, int> by_hardware;
   int hard = 0, hard_test = 0, hard_dev = 0;
   for (const SuiteRow& r : rows) {
-    table.add_row({r.instance, std::string(split_name(r.split)), r.family, std::to_string(r.layers),
-                   format_fixed(r.weights_per_on_chip, r.weights_per_on_chip < 0.1 ? 3 : 2) + "x",
-                   us(r.compiler_fs),
-                   r.best_known_fs ? us_and_speedup(r.compiler_fs, *r.best_known_fs) : "—",
-                   us_and_speedup(r.compiler_fs, r.bound_fs), r.hard() ? "yes" : "no"});
+    table.add_row(
+        {r.instance, std::string(split_name(r.split)), r.family, std::to_string(r.layers),
+         weights_per_on_chip_cell(r.weights_per_on_chip), latency_cell(r.compiler_fs),
+         r.best_known_fs ? latency_and_speedup_cell(r.compiler_fs, *r.best_known_fs) : "—",
+         latency_and_speedup_cell(r.compiler_fs, r.bound_fs), r.hard() ? "yes" : "no"});
     ++by_hardware[r.hardware];
     if (!r.hard()) continue;
     ++hard;
