@@ -92,7 +92,7 @@ void run_suite_references(const ReferencesOptions& o, Streams io) {
   const Suite suite = load_suite(o.suite);
   std::vector<Split> splits;
   for (const std::string& s : o.splits)
-    splits.push_back(s == "dev" ? Split::dev : Split::test);  // checked by CLI11
+    splits.push_back(*split_from_name(s));  // checked by CLI11
   // Every instance's hardware is checked before anything is printed.
   for (const SuiteInstance& instance : suite.instances)
     (void)load_hardware(instance.hardware);

@@ -11,6 +11,7 @@
 #include "apps/shared/stop_signals.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
+#include "experiments/suite_table_report.hpp"
 #include "experiments/table_config.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
@@ -25,6 +26,8 @@ struct TableCommandOptions {
   std::string out = "runs/table";
   std::vector<std::string> agents;
   std::vector<std::string> workloads;
+  std::string suite;
+  std::string split;
   std::uint64_t seeds = 0;
   std::uint64_t budget = 0;
   int jobs = -1;
@@ -39,6 +42,12 @@ void run_table(const TableCommandOptions& o, Streams io) {
     if (!o.config_file.empty()) config = experiments::TableConfig::load(o.config_file);
     // Options on the command line override the config file.
     if (!o.agents.empty()) config.agents = o.agents;
+    if (!o.suite.empty() || !o.split.empty()) {
+      if (o.suite.empty() && config.suite.empty())
+        throw InputError("--split: a split without a suite (add --suite v1)");
+      config.use_suite(o.suite.empty() ? config.suite : o.suite,
+                       o.split.empty() ? config.split : *split_from_name(o.split));
+    }
     if (!o.workloads.empty()) config.workloads = o.workloads;
     if (o.seeds > 0) config.seeds = o.seeds;
     if (o.budget > 0) config.budget = o.budget;
@@ -90,9 +99,15 @@ void run_table(const TableCommandOptions& o, Streams io) {
   write_file_atomically(runner.folder() / "table.md", markdown);
   const std::vector<std::filesystem::path> figures =
       experiments::write_table_plots(runner, outcome.cells, rows);
-  io.out << markdown << "\n"
-         << "table folder: " << runner.folder().string() << " (table.md, table.csv, timing.csv, "
-         << figures.size() << " figures, runs/)\n";
+  // A suite table leads with its aggregate report; its table.md has a column per instance.
+  const experiments::SuiteReport suite =
+      c.suite.empty() ? experiments::SuiteReport{}
+                      : experiments::write_suite_report(runner, outcome.cells, rows, missing);
+  const bool suite_report = !suite.written.empty();
+  io.out << (suite_report ? suite.markdown : markdown) << "\n"
+         << "table folder: " << runner.folder().string() << " ("
+         << (suite_report ? "suite.md, suite.csv, " : "") << "table.md, table.csv, timing.csv, "
+         << figures.size() + (suite_report ? 2 : 0) << " figures, runs/)\n";
   if (outcome.interrupted)
     throw Interrupted(std::to_string(missing) +
                       " runs not finished; rerun the same command to complete them");
@@ -113,6 +128,11 @@ void add_table_command(CLI::App& app, Streams io) {
       ->delimiter(',');
   cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")
       ->delimiter(',');
+  cmd->add_option("--suite", o->suite,
+                  "Run a benchmark suite's instances (a shipped suite, v1, or a suite file) and "
+                  "add the aggregate statistics (docs/table.md#suite-tables)");
+  cmd->add_option("--split", o->split, "The suite's split to run: test (the default) or dev")
+      ->check(CLI::IsMember({"dev", "test"}));
   cmd->add_option("--seeds", o->seeds, "Override the number of seeds (0 .. N-1)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
   cmd->add_option("--budget", o->budget, "Override the evaluations per run")

@@ -25,5 +25,6 @@ void add_check_command(CLI::App& app, Streams io);
 void add_train_command(CLI::App& app, Streams io);
 void add_table_command(CLI::App& app, Streams io);
 void add_transfer_command(CLI::App& app, Streams io);
+void add_submission_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -270,4 +270,70 @@ std::string render_category_grid(const CategoryGrid& grid) {
   return out.str();
 }
 
+namespace {
+
+// White at 0 to the palette's blue (#0072B2) at 1, linearly in RGB.
+std::string shade(double t) {
+  const double c = std::clamp(t, 0.0, 1.0);
+  auto channel = [&](int full) {
+    return static_cast<int>(std::lround(255.0 + (full - 255.0) * c));
+  };
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02X%02X%02X", channel(0x00), channel(0x72), channel(0xB2));
+  return text;
+}
+
+}  // namespace
+
+std::string render_heat_map(const HeatMap& map) {
+  const std::size_t rows = map.row_labels.size(), columns = map.column_labels.size();
+  if (map.values.size() != rows) throw std::invalid_argument("heat map: rows differ from labels");
+  for (const auto& row : map.values)
+    if (row.size() != columns) throw std::invalid_argument("heat map: columns differ from labels");
+  if (!(map.low < map.high)) throw std::invalid_argument("heat map: low must be below high");
+  std::size_t longest = 0;
+  for (const std::string& label : map.column_labels)
+    longest = std::max(longest, label.size());
+  const double left = 130, top = 40, cell_w = 46, cell_h = 24;
+  const double labels_h = 20 + 5.2 * static_cast<double>(longest);  // slanted at 45 degrees
+  const double width =
+      std::max(400.0, left + cell_w * static_cast<double>(columns) + labels_h * 0.75 + 20);
+  const double height = top + cell_h * static_cast<double>(rows) + labels_h;
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
+      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+      << xml_escape(map.title) << "</text>\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double y = top + cell_h * static_cast<double>(r);
+    out << "<g class=\"row\" data-label=\"" << xml_escape(map.row_labels[r]) << "\" data-values=\""
+        << join(map.values[r]) << "\">\n<text x=\"" << px(left - 8) << "\" y=\""
+        << px(y + cell_h / 2 + 4) << "\" text-anchor=\"end\">" << xml_escape(map.row_labels[r])
+        << "</text>\n";
+    for (std::size_t c = 0; c < columns; ++c) {
+      const double v = map.values[r][c], x = left + cell_w * static_cast<double>(c);
+      const bool known = std::isfinite(v);
+      const double t = known ? (v - map.low) / (map.high - map.low) : 0;
+      out << "<rect x=\"" << px(x) << "\" y=\"" << px(y) << "\" width=\"" << px(cell_w)
+          << "\" height=\"" << px(cell_h) << "\" fill=\"" << (known ? shade(t) : "#DDDDDD")
+          << "\" stroke=\"white\"/>";
+      if (known)
+        out << "<text x=\"" << px(x + cell_w / 2) << "\" y=\"" << px(y + cell_h / 2 + 4)
+            << "\" text-anchor=\"middle\" fill=\"" << (t > 0.6 ? "white" : "black") << "\">"
+            << format_fixed(100 * v, 0) << "</text>";
+    }
+    out << "\n</g>\n";
+  }
+  const double bottom = top + cell_h * static_cast<double>(rows) + 10;
+  for (std::size_t c = 0; c < columns; ++c) {
+    const double x = left + cell_w * (static_cast<double>(c) + 0.5);
+    out << "<text transform=\"translate(" << px(x) << "," << px(bottom) << ") rotate(45)\">"
+        << xml_escape(map.column_labels[c]) << "</text>\n";
+  }
+  out << "</svg>\n";
+  return out.str();
+}
+
 }  // namespace memplace::experiments

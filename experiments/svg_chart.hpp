@@ -52,6 +52,20 @@ struct CategoryGrid {
 };
 std::string render_category_grid(const CategoryGrid& grid);
 
+// A grid of numbers, each cell shaded from white (at `low` or below) to blue (at `high` or above)
+// and labelled with its value in percent; NaN cells are grey and unlabelled. Rows and columns are
+// labelled (the column labels slanted under the grid).
+struct HeatMap {
+  std::string title;
+  std::vector<std::string> row_labels;
+  std::vector<std::string> column_labels;
+  std::vector<std::vector<double>> values;  // [row][column]
+  double low = 0;
+  double high = 1;
+};
+// Throws std::invalid_argument if the values do not match the labels or low >= high.
+std::string render_heat_map(const HeatMap& map);
+
 // Text with &, <, >, " and ' escaped for XML.
 std::string xml_escape(std::string_view text);
 

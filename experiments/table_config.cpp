@@ -1,8 +1,10 @@
 #include "experiments/table_config.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
@@ -29,10 +31,71 @@ void write_options(std::ostringstream& out, const OptionMap& options, const std:
     out << indent << name << ": " << yaml_quoted(value) << "\n";
 }
 
+// The instances of `suite`'s `split` a suite table runs: all of them when `workloads` is empty,
+// else `workloads` checked against them.
+void resolve_suite_instances(const std::string& suite_name, Split split, ModelVersion version,
+                             std::vector<std::string>& workloads) {
+  Suite suite;
+  try {
+    suite = load_suite(suite_name);
+  } catch (const InputError& e) {
+    require(false, std::string("suite: ") + e.what());
+  }
+  require(suite.cost_model == version_name(version),
+          "suite: suite " + suite.name + " is scored under cost model " + suite.cost_model +
+              ", not env_version " + std::string(version_name(version)));
+  std::vector<std::string> ids;
+  for (const SuiteInstance& instance : suite.instances)
+    if (suite.split(instance) == split) ids.push_back(instance.id());
+  if (workloads.empty()) {
+    workloads = ids;
+    return;
+  }
+  for (const std::string& w : workloads)
+    require(std::find(ids.begin(), ids.end(), w) != ids.end(),
+            "workloads: '" + w + "' is not an instance of suite " + suite.name + "'s " +
+                std::string(split_name(split)) + " split (`memplace references --suite " +
+                suite.name + " --split " + std::string(split_name(split)) + "` lists them)");
+}
+
+// A suite instance's two halves, or nullopt for a workload name or file.
+std::optional<std::pair<std::string, std::string>> split_instance(const std::string& entry) {
+  const std::size_t at = entry.rfind('@');
+  if (at == std::string::npos || at == 0 || at + 1 == entry.size() ||
+      entry.find_first_of("/\\") < at)
+    return std::nullopt;
+  return std::pair{entry.substr(0, at), entry.substr(at + 1)};
+}
+
 }  // namespace
+
+std::string workload_label(const std::string& entry) {
+  const std::filesystem::path path(entry);
+  const std::string extension = path.extension().string();
+  if (extension == ".yaml" || extension == ".yml" || entry.find('/') != std::string::npos)
+    return path.stem().string();
+  return entry;
+}
+
+void TableConfig::use_suite(std::string name, Split split_to_run) {
+  suite = std::move(name);
+  split = split_to_run;
+  workloads.clear();
+}
+
+ModelSpec TableConfig::model_of(const std::string& entry) const {
+  ModelSpec spec = model;
+  spec.workload = entry;
+  if (const auto instance = split_instance(entry)) {
+    spec.workload = instance->first;
+    spec.hardware = instance->second;
+  }
+  return spec;
+}
 
 void TableConfig::resolve() {
   require_distinct(agents, "agents");
+  if (!suite.empty()) resolve_suite_instances(suite, split, env_version, workloads);
   require_distinct(workloads, "workloads");
   require(!model.hardware.empty(), "hardware: empty");
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
@@ -76,7 +139,7 @@ agents::TrainConfig TableConfig::cell(const std::string& agent, const std::strin
                                       std::uint64_t seed) const {
   agents::TrainConfig c;
   static_cast<agents::ScoringEnv&>(c) = *this;
-  c.model.workload = workload;
+  c.model = model_of(workload);
   c.agent = agent_of(agent);
   c.budget = budget;
   c.seed = seed;
@@ -98,6 +161,9 @@ std::string TableConfig::to_yaml() const {
   };
   list("agents", agents);
   list("workloads", workloads);
+  if (!suite.empty())  // absent otherwise: earlier table folders compare equal
+    out << "suite: " << yaml_quoted(suite) << "\n"
+        << "split: " << split_name(split) << "\n";
   out << "hardware: " << yaml_quoted(model.hardware) << "\n"
       << "seeds: " << seeds << "\n"
       << "budget: " << budget << "\n"
@@ -123,8 +189,8 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   const YAML::Node& root = in.root();
   in.require_map(root, "table");
   in.reject_unknown_keys(root,
-                         {"agents", "workloads", "hardware", "seeds", "budget", "jobs",
-                          "env_version", "env_options", "variants", "hyperparameters"},
+                         {"agents", "workloads", "suite", "split", "hardware", "seeds", "budget",
+                          "jobs", "env_version", "env_options", "variants", "hyperparameters"},
                          "table");
   TableConfig c;
   auto names = [&](const char* key, std::vector<std::string>& out) {
@@ -136,6 +202,19 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       out.push_back(in.string(n[i], std::string(key) + "[" + std::to_string(i) + "]"));
   };
   names("agents", c.agents);
+  const YAML::Node suite_node = in.optional(root, "suite", "suite");
+  const YAML::Node split_node = in.optional(root, "split", "split");
+  if (split_node.IsDefined() && !suite_node.IsDefined())
+    in.fail(split_node, "split", "a split without a suite (add `suite: v1`)");
+  if (suite_node.IsDefined()) {
+    std::optional<Split> split = Split::test;
+    if (split_node.IsDefined()) {
+      const std::string name = in.string(split_node, "split");
+      split = split_from_name(name);
+      if (!split) in.fail(split_node, "split", "expected dev or test, got '" + name + "'");
+    }
+    c.use_suite(in.string(suite_node, "suite"), *split);
+  }
   names("workloads", c.workloads);
   if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
     c.model.hardware = in.string(n, "hardware");

@@ -13,9 +13,16 @@
 #include "agents/registry.hpp"
 #include "agents/training/train_config.hpp"
 #include "base/options.hpp"
+#include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/workload.hpp"
 
 namespace memplace::experiments {
+
+// A workload entry of a table is a shipped workload name, a workload file, or a suite instance
+// "workload@hardware" (docs/suite.md), which runs on its own hardware. Its label names its rows,
+// run folders and figures: the file's stem for a file, the entry itself otherwise (suite names
+// hold dots: "qwen2.5-0.5b-decode-b1-kv512@tpu-v4i").
+std::string workload_label(const std::string& entry);
 
 // Every run's model and scoring (ScoringEnv: hardware, env version, env options) are the table's;
 // the model's workload is each of `workloads` in turn.
@@ -24,6 +31,11 @@ struct TableConfig : agents::ScoringEnv {
 
   std::vector<std::string> agents = agents::registered_agent_names();  // every registered agent
   std::vector<std::string> workloads = paper_workload_names();
+  // A suite table (docs/table.md#suite-tables): `workloads` are instances of this benchmark suite
+  // (a shipped name or a suite file), by default every instance of `split`, and the report adds
+  // the aggregate statistics over instances x seeds. Empty: an ordinary table.
+  std::string suite;
+  Split split = Split::test;
   std::uint64_t seeds = 5;       // seeds 0 .. seeds-1 for every (agent, workload)
   std::uint64_t budget = 20000;  // simulator evaluations of every run
   int jobs = 0;                  // runs at once, one thread each (0: one per core)
@@ -41,6 +53,13 @@ struct TableConfig : agents::ScoringEnv {
   static TableConfig parse_yaml(std::string_view text, std::string_view origin);
   static TableConfig load(const std::filesystem::path& path);
   friend bool operator==(const TableConfig&, const TableConfig&) = default;
+
+  // Makes this a table of the suite's `split`: every instance of it, in the suite's order.
+  void use_suite(std::string name, Split split);
+
+  // The model a workload entry's runs build: the table's, with the entry's workload, and the
+  // instance's hardware for a suite instance.
+  ModelSpec model_of(const std::string& entry) const;
 
   // The registered agent a row of `agents` runs: its variant's agent, or the name itself.
   const std::string& agent_of(const std::string& row) const;

@@ -21,10 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string stem(const std::string& workload) {
-  return fs::path(workload).stem().string();
-}
-
 // The speedup axis: from a little under the worst final mean of the agents that found a valid
 // mapping (runs still at 0 would squash the rest; the chart clips them) to just over the best.
 // The reference lines are kept in view too.
@@ -76,15 +72,15 @@ void write_curves(const TableRunner& runner, const std::string& workload,
   }
   if (curves.empty()) return;
   LineChart chart;
-  chart.title = "Learning curves on " + stem(workload) + " (" + std::to_string(config.seeds) +
-                " seeds: mean and range)";
+  chart.title = "Learning curves on " + workload_label(workload) + " (" +
+                std::to_string(config.seeds) + " seeds: mean and range)";
   chart.x_label = "simulator evaluations";
   chart.y_label = "best speedup over the compiler";
   for (const AgentCurve& c : curves)
     chart.series.push_back({c.agent, c.evaluations, c.mean, c.low, c.high, false});
   chart.references = reference_lines(workload, rows);
   speedup_range(curves, chart);
-  const fs::path file = runner.folder() / ("curves-" + stem(workload) + ".svg");
+  const fs::path file = runner.folder() / ("curves-" + workload_label(workload) + ".svg");
   write_file_atomically(file, render_line_chart(chart));
   written.push_back(file);
   all.insert(all.end(), curves.begin(), curves.end());
@@ -107,8 +103,9 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
   // The figures show placement and memory use, which the dynamics does not change: they are drawn
   // on the pinned model, beside its compiler's mapping.
   ModelSpec pinned;
-  pinned.workload = workload;
-  pinned.hardware = runner.config().model.hardware;
+  const ModelSpec table_model = runner.config().model_of(workload);
+  pinned.workload = table_model.workload;
+  pinned.hardware = table_model.hardware;
   const Simulator sim = pinned.build();
   const Mapping mapping =
       load_mapping(
@@ -119,7 +116,7 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
   const std::string who = best->agent + " (seed " + std::to_string(best->seed) + ")";
 
   CategoryGrid grid;
-  grid.title = "Placement on " + stem(workload) + ": " + who + ", " +
+  grid.title = "Placement on " + workload_label(workload) + ": " + who + ", " +
                format_fixed(best->best_speedup, 4) + "x, against the compiler";
   grid.x_label = "layers in schedule order";
   for (std::size_t m = 0; m < sim.num_memories(); ++m)
@@ -134,12 +131,12 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
   };
   rows(mapping, best->agent);
   rows(compiler, "compiler");
-  fs::path file = runner.folder() / ("placement-" + stem(workload) + ".svg");
+  fs::path file = runner.folder() / ("placement-" + workload_label(workload) + ".svg");
   write_file_atomically(file, render_category_grid(grid));
   written.push_back(file);
 
   LineChart chart;
-  chart.title = "Memory use over the schedule on " + stem(workload) + ": " + who +
+  chart.title = "Memory use over the schedule on " + workload_label(workload) + ": " + who +
                 " (solid) and the compiler (dashed)";
   chart.x_label = "schedule step";
   chart.y_label = "share of the memory's capacity (%)";
@@ -163,7 +160,7 @@ void write_mapping_figures(const TableRunner& runner, const std::string& workloa
         {name + ", " + best->agent, steps, share(ours, m), {}, {}, false, colour});
     chart.series.push_back({name + ", compiler", steps, share(theirs, m), {}, {}, true, colour});
   }
-  file = runner.folder() / ("memory-" + stem(workload) + ".svg");
+  file = runner.folder() / ("memory-" + workload_label(workload) + ".svg");
   write_file_atomically(file, render_line_chart(chart));
   written.push_back(file);
 }

@@ -27,9 +27,8 @@ std::vector<WorkloadReference> workload_references(const TableConfig& config) {
   std::vector<WorkloadReference> references;
   for (const std::string& workload : config.workloads) {
     // The model the runs' environments build (memory time, dynamics, lookahead).
-    ModelSpec model = config.model;
-    model.workload = workload;
-    references.push_back(workload_reference(model));
+    references.push_back(workload_reference(config.model_of(workload)));
+    references.back().workload = workload;  // the table's entry (a suite instance's id)
   }
   return references;
 }

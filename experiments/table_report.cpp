@@ -11,10 +11,6 @@
 namespace memplace::experiments {
 namespace {
 
-std::string stem(const std::string& workload) {
-  return std::filesystem::path(workload).stem().string();
-}
-
 const TableRow* find_row(std::span<const TableRow> rows, const std::string& workload,
                          const std::string& agent) {
   for (const TableRow& r : rows)
@@ -68,7 +64,7 @@ void write_references(std::ostringstream& out, const TableConfig& config,
       const WorkloadReference* r = find_reference(references, w);
       const double table_best = best_in_table(rows, w);
       const double shipped = r ? r->best_known_speedup : 0.0;
-      out << "| " << stem(w) << " | "
+      out << "| " << workload_label(w) << " | "
           << (std::max(shipped, table_best) > 0 ? format_fixed(std::max(shipped, table_best), 4)
                                                 : std::string("—"))
           << " | "
@@ -89,9 +85,9 @@ void write_references(std::ostringstream& out, const TableConfig& config,
   out << "| workload | optimum | capacity-free bound |\n|---|---:|---:|\n";
   for (const std::string& w : config.workloads) {
     const WorkloadReference* r = find_reference(references, w);
-    out << "| " << stem(w) << " | ";
+    out << "| " << workload_label(w) << " | ";
     if (!r || r->optimum_speedup <= 0)
-      out << "unknown (`memplace optimum " << stem(w) << "`)";
+      out << "unknown (`memplace optimum " << workload_label(w) << "`)";
     else if (r->optimum_proven)
       out << format_fixed(r->optimum_speedup, 4);
     else
@@ -257,7 +253,8 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
       << "Best speedup over memplace's compiler heuristic (simulated; not a vendor's compiler), "
       << "mean ± standard deviation over " << config.seeds << " seed"
       << (config.seeds == 1 ? "" : "s") << "; " << config.budget
-      << " simulator evaluations per run; hardware " << config.model.hardware
+      << " simulator evaluations per run; hardware "
+      << (config.suite.empty() ? config.model.hardware : "each suite instance's own")
       << ". A run without a valid mapping counts 0. The best mean of each workload is in bold; in "
          "parentheses, the share of the attainable gain it gets (below).\n\n";
   if (missing > 0)
@@ -266,7 +263,7 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
 
   out << "| agent |";
   for (const std::string& w : config.workloads)
-    out << " " << stem(w) << " |";
+    out << " " << workload_label(w) << " |";
   out << "\n|---|";
   for (std::size_t i = 0; i < config.workloads.size(); ++i)
     out << "---:|";
@@ -303,11 +300,11 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
          "best known | share of bound gain | best | worst | evaluations to 95 % | wall s / run |\n"
       << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const TableRow& r : rows) {
-    out << "| " << stem(r.workload) << " | " << r.agent << " | " << r.seeds << " (" << r.valid_seeds
-        << ") | " << format_fixed(r.mean_speedup, 4) << " ± " << format_fixed(r.std_speedup, 4)
-        << " | " << percent(r.share_of_gain) << " | " << percent(r.gap_to_optimum, 2) << " | "
-        << percent(r.share_of_bound_gain) << " | " << format_fixed(r.best_speedup, 4) << " | "
-        << format_fixed(r.worst_speedup, 4) << " | "
+    out << "| " << workload_label(r.workload) << " | " << r.agent << " | " << r.seeds << " ("
+        << r.valid_seeds << ") | " << format_fixed(r.mean_speedup, 4) << " ± "
+        << format_fixed(r.std_speedup, 4) << " | " << percent(r.share_of_gain) << " | "
+        << percent(r.gap_to_optimum, 2) << " | " << percent(r.share_of_bound_gain) << " | "
+        << format_fixed(r.best_speedup, 4) << " | " << format_fixed(r.worst_speedup, 4) << " | "
         << (r.valid_seeds > 0 ? format_fixed(r.mean_evaluations_to_95, 0) : std::string("—"))
         << " | " << format_fixed(r.mean_wall_seconds, 1) << " |\n";
   }

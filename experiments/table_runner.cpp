@@ -44,12 +44,8 @@ double expected_cost(const std::string& agent, std::size_t tensors) {
   return (it == weights.end() ? 1 : it->second) * (static_cast<double>(tensors) + 66);
 }
 
-std::string workload_stem(const std::string& workload) {
-  return fs::path(workload).stem().string();
-}
-
 std::string describe(const CellResult& r) {
-  return r.agent + " on " + workload_stem(r.workload) + ", seed " + std::to_string(r.seed) + ": " +
+  return r.agent + " on " + workload_label(r.workload) + ", seed " + std::to_string(r.seed) + ": " +
          (r.found_valid ? format_fixed(r.best_speedup, 4) + "x" : std::string("no valid mapping"));
 }
 
@@ -178,8 +174,8 @@ TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
     config_.resolve();
     std::set<std::string> stems;
     for (const std::string& w : config_.workloads) {
-      if (!stems.insert(workload_stem(w)).second)
-        throw InputError("table config: workloads: two workloads are named '" + workload_stem(w) +
+      if (!stems.insert(workload_label(w)).second)
+        throw InputError("table config: workloads: two workloads are named '" + workload_label(w) +
                          "' (their run folders would collide)");
     }
     // Every run's agent and workload must build before anything is written or run.
@@ -231,9 +227,14 @@ TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
   }
 }
 
+std::string cell_folder_name(const std::string& agent, const std::string& workload,
+                             std::uint64_t seed) {
+  return agent + "-" + workload_label(workload) + "-s" + std::to_string(seed);
+}
+
 fs::path TableRunner::cell_folder(const std::string& agent, const std::string& workload,
                                   std::uint64_t seed) const {
-  return out_ / "runs" / (agent + "-" + workload_stem(workload) + "-s" + std::to_string(seed));
+  return out_ / "runs" / cell_folder_name(agent, workload, seed);
 }
 
 TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& progress,
@@ -271,7 +272,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   // The longest first, so that the last cells to finish are short ones.
   std::map<std::string, std::size_t> tensors;
   for (const std::string& w : config_.workloads)
-    tensors[w] = 2 * load_workload(w).size();
+    tensors[w] = 2 * load_workload(config_.model_of(w).workload).size();
   auto cost = [&](const Cell& cell) {
     return expected_cost(config_.agent_of(cell.agent), tensors.at(cell.workload));
   };
@@ -319,6 +320,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       return;
     }
     CellResult r = cell_result(cell.agent, trainer->config(), trainer->curve());
+    r.workload = cell.workload;  // the table's entry: a suite instance names its hardware too
     r.agent_status = trainer->agent().status();
     write_file_atomically(folder / kResultFile, result_yaml(r));
     const std::lock_guard lock(mutex);

@@ -51,6 +51,10 @@ struct CellResult {
 // needed; returns each run's rank.
 std::vector<int> share_out(std::span<const double> costs, int ranks);
 
+// The name of a run's folder under the table folder's runs/: "<agent>-<label>-s<seed>".
+std::string cell_folder_name(const std::string& agent, const std::string& workload,
+                             std::uint64_t seed);
+
 // A finished run's result from its row in the table, its run folder's config and curve.
 CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
                        const std::vector<agents::CurveRow>& curve);

@@ -32,8 +32,7 @@ void require_unique(const YamlInput& in, const YAML::Node& list, const std::vect
 
 Split parse_split(const YamlInput& in, const YAML::Node& node, const std::string& field) {
   const std::string text = in.string(node, field);
-  if (text == "dev") return Split::dev;
-  if (text == "test") return Split::test;
+  if (const std::optional<Split> split = split_from_name(text)) return *split;
   in.fail(node, field, "expected dev or test, got '" + text + "'");
 }
 
@@ -158,6 +157,12 @@ std::vector<SuiteInstance> parse_instances(const YamlInput& in, const YAML::Node
 }
 
 }  // namespace
+
+std::optional<Split> split_from_name(std::string_view name) {
+  if (name == "dev") return Split::dev;
+  if (name == "test") return Split::test;
+  return std::nullopt;
+}
 
 std::string_view split_name(Split split) {
   return split == Split::dev ? "dev" : "test";

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +17,8 @@ namespace memplace {
 
 enum class Split : std::uint8_t { dev, test };
 std::string_view split_name(Split split);
+// "dev" or "test"; nullopt for anything else.
+std::optional<Split> split_from_name(std::string_view name);
 
 // A model family: one series of one publisher (Llama 3.2, Qwen2.5, BERT and its distillation).
 // Every model of a family is on the same side of the split, so no test model has a sibling in dev.
