@@ -15,18 +15,16 @@ build: deps
 	@cmake --preset $(PRESET) > /dev/null
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
-# The main job on embedded defaults: a short version of the EGRL baseline table (every agent,
-# EGRL against the baselines, on BERT-base under the streaming dynamics of cost model v1 — the
-# paper workload with the most to win — 3 seeds of 5000 evaluations; about 2 minutes on 2 cores),
-# after the reference mappings of the paper's workloads (v0) and of BERT-base under v1. The full table: memplace table
-# (docs/table.md). A rerun reads the finished runs from runs/quick-table and only prints.
+# The main job on embedded defaults: the quick suite table (docs/results/suite-quick.yaml: every
+# agent, EGRL against the baselines, on six instances of the benchmark suite's test split — today's
+# models on four chips, under the streaming dynamics of cost model v1 — 3 seeds of 5000
+# evaluations; about 6 minutes on 2 cores), after the suite's test instances and what there is to
+# win on each. The full suite table: memplace table --suite v1 (docs/table.md#suite-tables). A
+# rerun reads the finished runs from runs/quick-suite and only prints.
 run: build
-	@build/$(PRESET)/apps/memplace references
+	@build/$(PRESET)/apps/memplace references --suite v1 --split test
 	@echo
-	@build/$(PRESET)/apps/memplace references bert-base --dynamics streaming
-	@echo
-	@build/$(PRESET)/apps/memplace table --workloads bert-base --seeds 3 --budget 5000 \
-		--out runs/quick-table
+	@build/$(PRESET)/apps/memplace table docs/results/suite-quick.yaml --out runs/quick-suite
 
 # The whole test suite, twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer.
 test: test-default test-asan

@@ -72,9 +72,8 @@ void add_submission_command(CLI::App& app, Streams io) {
       "claim does not reproduce)");
   board->add_option("folders", *board_folders, "Submission folders")->required();
   board->callback([io, board_folders] {
-    std::ostringstream log;  // the leaderboard alone goes to stdout
-    const auto checks = check_all(*board_folders, log);
-    io.err << log.str();
+    // The verdicts go to stderr: stdout is the leaderboard alone.
+    const auto checks = check_all(*board_folders, io.err);
     io.out << experiments::leaderboard_markdown(checks);
   });
 
