@@ -48,6 +48,9 @@ struct AgentSetup {
   ProcessGroup* ranks = &single_process();
   std::string env = "single-step";  // how to build mappings (sequential: masked rollouts)
   OptionMap hyperparameters;        // resolved against the agent's specs (agents/registry.hpp)
+  // A trained network to start the agent's GNN from (fine-tuning; nn/start_from.hpp), for the
+  // agents whose AgentInfo says starts_from_policy; none: the usual initialisation.
+  std::shared_ptr<const nn::Gnn<float>> initial_policy;
 };
 
 // The label of the learner's seed under the run's seed (derive_seed) in agents whose learner is

@@ -37,6 +37,8 @@ struct AgentInfo {
   std::vector<OptionSpec> hyperparameters;  // defaults as text; checked when the agent is made
   std::function<std::unique_ptr<Agent>(const AgentSetup&)> make;
   std::optional<ToyOptimumClaim> toy_optimum = std::nullopt;
+  // Whether it can start its GNN from a trained network (AgentSetup::initial_policy).
+  bool starts_from_policy = false;
 };
 
 // Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.

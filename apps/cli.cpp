@@ -46,6 +46,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_train_command(app, io);
   add_table_command(app, io);
   add_transfer_command(app, io);
+  add_generalize_command(app, io);
   add_submission_command(app, io);
 
   // CLI11 wants argv order reversed when given a vector.

@@ -55,7 +55,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (!o.resume.empty()) {
       if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
               cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
-              cmd.count("--env-version") >
+              cmd.count("--env-version") + cmd.count("--init-policy") >
           0)
         throw InputError("--resume continues a run as configured; other run options do not apply");
       return;
@@ -71,6 +71,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (cmd.count("--seed")) config.seed = o.config.seed;
     if (cmd.count("--threads")) config.threads = o.config.threads;
     if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
+    if (cmd.count("--init-policy")) config.init_policy = o.config.init_policy;
     o.assignments.apply(config);
     out = o.out.empty() ? "runs/" + config.agent + "-" +
                               std::filesystem::path(config.model.workload).stem().string() + "-s" +
@@ -112,6 +113,9 @@ void add_train_command(CLI::App& app, Streams io) {
                   "Evaluations between checkpoints")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
       ->capture_default_str();
+  cmd->add_option("--init-policy", o->config.init_policy,
+                  "Start the agent's GNN from a trained policy.gnn (fine-tuning; egrl, ppo, sac: "
+                  "docs/agents.md)");
   cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)");
   cmd->add_option("--config", o->config_file,
                   "A train config YAML (a run's config.yaml reruns it); options given here win");

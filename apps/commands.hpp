@@ -26,5 +26,6 @@ void add_train_command(CLI::App& app, Streams io);
 void add_table_command(CLI::App& app, Streams io);
 void add_transfer_command(CLI::App& app, Streams io);
 void add_submission_command(CLI::App& app, Streams io);
+void add_generalize_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -30,6 +30,8 @@ class EgrlAgent final : public Agent {
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
                  derive_seed(setup.seed, {kLearnerSeedStream})) {
+    // The learner's actor starts from the trained policy and migrates into the population.
+    if (setup.initial_policy) learner_.start_actor_from(*setup.initial_policy);
     const Hyperparameters h(kName, setup.hyperparameters);
     learner_samples_ = static_cast<std::size_t>(h.integer("learner_samples", 0, 4096));
     // Expected moves per noisy rollout, whatever the workload's size.
@@ -195,7 +197,8 @@ AgentInfo egrl_agent() {
           // 5000 evaluations, against ea's 3000: the learner's rollouts take about a sixth of the
           // budget. Hidden size 32 for the suite's time: the default 64 reaches the optimum of
           // these runs too, in 4-6x the time.
-          ToyOptimumClaim{.budget = 5000, .hyperparameters = {{"hidden", "32"}}}};
+          ToyOptimumClaim{.budget = 5000, .hyperparameters = {{"hidden", "32"}}},
+          /*starts_from_policy=*/true};
 }
 
 }  // namespace memplace::agents

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "agents/nn/start_from.hpp"
 #include "agents/policy_gradient/ppo_learner.hpp"
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
@@ -58,7 +59,9 @@ class PpoAgent final : public Agent {
         rng_(setup.seed),
         budget_(setup.budget),
         learner_(setup.observation.view(), setup.context->sim->num_memories(), settings_.learner,
-                 derive_seed(setup.seed, {kLearnerSeedStream})) {}
+                 derive_seed(setup.seed, {kLearnerSeedStream})) {
+    if (setup.initial_policy) nn::start_from(*setup.initial_policy, learner_.network());
+  }
 
   std::vector<Mapping> propose(std::size_t limit) override {
     learner_.forward();
@@ -187,7 +190,9 @@ AgentInfo ppo_agent() {
         "also score the policy's argmax mapping in every batch (not learned from)"},
        {"hidden", "64", {}, "GNN hidden size (EGRL: 128; 64 for wall time)"},
        {"conv_layers", "3", {}, "graph convolution layers (EGRL: U-Net depth 3)"}},
-      [](const AgentSetup& setup) { return std::make_unique<PpoAgent>(setup); }};
+      [](const AgentSetup& setup) { return std::make_unique<PpoAgent>(setup); },
+      std::nullopt,
+      /*starts_from_policy=*/true};
 }
 
 }  // namespace memplace::agents

@@ -16,6 +16,7 @@ class SacAgent final : public Agent {
       : learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters("sac", setup.hyperparameters), setup.threads),
                  setup.seed) {
+    if (setup.initial_policy) learner_.start_actor_from(*setup.initial_policy);
     const Hyperparameters h("sac", setup.hyperparameters);
     batch_ = static_cast<std::size_t>(h.integer("batch", 1, 4096));
     greedy_ = h.flag("greedy");
@@ -76,7 +77,9 @@ AgentInfo sac_agent() {
           "EGRL's learner alone: discrete SAC, GNN actor and twin GNN Q critics, one-step targets",
           {"single-step"},
           std::move(specs),
-          [](const AgentSetup& setup) { return std::make_unique<SacAgent>(setup); }};
+          [](const AgentSetup& setup) { return std::make_unique<SacAgent>(setup); },
+          std::nullopt,
+          /*starts_from_policy=*/true};
 }
 
 }  // namespace memplace::agents

@@ -7,6 +7,7 @@
 
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/policy_gradient.hpp"
+#include "agents/nn/start_from.hpp"
 #include "base/errors.hpp"
 #include "base/portable_math.hpp"
 
@@ -122,6 +123,10 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
       actor_grad_(actor_.zero_gradients()),
       critic_grad_{critics_[0].zero_gradients(), critics_[1].zero_gradients()} {
   if (options_.target_entropy > 0) alpha_state_.log_alpha = portable::log(options_.alpha);
+}
+
+void SacLearner::start_actor_from(const nn::Gnn<float>& trained) {
+  nn::start_from(trained, actor_);
 }
 
 void SacLearner::add(std::span<const std::uint8_t> mapping, double reward) {

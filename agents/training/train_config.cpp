@@ -75,6 +75,8 @@ void TrainConfig::resolve() {
   require(budget >= 1, "budget: must be at least 1");
   require(threads >= 0 && threads <= 1024, "threads: must be in 0..1024 (0: every core)");
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
+  require(init_policy.empty() || info.starts_from_policy,
+          "init_policy: agent '" + agent + "' has no GNN to start from a trained policy");
   try {
     require_version();
   } catch (const InputError& e) {
@@ -99,6 +101,8 @@ std::string TrainConfig::to_yaml() const {
       << "seed: " << seed << "\n"
       << "threads: " << threads << "\n"
       << "checkpoint_every: " << checkpoint_every << "\n";
+  // Written when set only, so that other runs' configs stay as they were.
+  if (!init_policy.empty()) out << "init_policy: " << yaml_quoted(init_policy) << "\n";
   out << "env_options:\n";
   for (const auto& [name, value] : env_options())
     out << "  " << name << ": " << yaml_quoted(value) << "\n";
@@ -112,10 +116,11 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   const YamlInput in(text, std::string(origin));
   const YAML::Node& root = in.root();
   in.require_map(root, "config");
-  in.reject_unknown_keys(root,
-                         {"agent", "workload", "hardware", "env", "env_version", "budget", "seed",
-                          "threads", "checkpoint_every", "env_options", "hyperparameters"},
-                         "config");
+  in.reject_unknown_keys(
+      root,
+      {"agent", "workload", "hardware", "env", "env_version", "budget", "seed", "threads",
+       "checkpoint_every", "init_policy", "env_options", "hyperparameters"},
+      "config");
   TrainConfig c;
   auto text_field = [&](const char* key, std::string& out) {
     if (const YAML::Node n = in.optional(root, key, key); n.IsDefined()) out = in.string(n, key);
@@ -137,6 +142,7 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("workload", c.model.workload);
   text_field("hardware", c.model.hardware);
   text_field("env", c.env);
+  text_field("init_policy", c.init_policy);
   if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
     try {
       c.set_env_version(parse_version(in.string(n, "env_version")));

@@ -45,6 +45,9 @@ struct TrainConfig : ScoringEnv {
   int threads = 0;                        // 0: every core (results never depend on it)
   std::uint64_t checkpoint_every = 1000;  // evaluations between checkpoints
   OptionMap hyperparameters;              // the agent's (docs/agents.md); defaults filled in
+  // A policy.gnn to start the agent's GNN from (fine-tuning: agents whose registry entry says
+  // starts_from_policy); empty: the usual initialisation.
+  std::string init_policy;
 
   // Checks every field (the agent and its hyperparameters against the registry, the model
   // against the env version) and fills in defaults. Throws InputError naming the field.

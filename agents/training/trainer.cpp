@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "agents/nn/gnn_file.hpp"
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
 #include "base/atomic_file.hpp"
@@ -122,6 +123,8 @@ struct Trainer::State {
     setup.ranks = ranks;
     setup.hyperparameters = config.hyperparameters;
     setup.env = config.env;
+    if (!config.init_policy.empty())
+      setup.initial_policy = std::make_shared<const nn::Gnn<float>>(load_gnn(config.init_policy));
     agent = make_agent(config.agent, setup);
   }
 

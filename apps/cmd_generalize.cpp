@@ -1,0 +1,83 @@
+// memplace generalize: the generalization track — policies trained on the suite's dev instances
+// and procedural workloads, placing the test instances zero-shot, fine-tuned and against scratch
+// (experiments/generalization.hpp, docs/table.md#the-generalization-track). Resumable.
+#include <filesystem>
+
+#include "apps/cli.hpp"
+#include "apps/commands.hpp"
+#include "apps/shared/stop_signals.hpp"
+#include "base/atomic_file.hpp"
+#include "base/number_format.hpp"
+#include "experiments/generalization.hpp"
+
+namespace memplace::cli {
+namespace {
+
+struct GeneralizeOptions {
+  experiments::GeneralizationConfig config;
+  std::string out = "runs/generalization";
+  bool quiet = false;
+};
+
+void run_generalize(GeneralizeOptions& o, Streams io) {
+  const StopOnSignals signals;
+  const experiments::GeneralizationReport report = experiments::run_generalization(
+      o.config, o.out,
+      [&](const experiments::GeneralizationProgress& p) {
+        if (!o.quiet)
+          io.err << "[" << p.done << "/" << p.total << "] " << p.last_finished << "  ("
+                 << format_duration(p.wall_seconds) << " elapsed)\n";
+      },
+      [] { return stop_requested(); });
+  if (report.interrupted)
+    throw Interrupted("stopped; rerun the same command to continue from the checkpoints");
+  o.config.resolve();
+  const std::filesystem::path out(o.out);
+  const std::string markdown = experiments::generalization_markdown(o.config, report);
+  write_file_atomically(out / "generalization.md", markdown);
+  write_file_atomically(out / "generalization.csv", experiments::generalization_csv(report));
+  write_file_atomically(out / "cross-hardware.csv", experiments::cross_hardware_csv(report));
+  io.out << markdown << "\nfolder: " << o.out
+         << " (generalization.md, generalization.csv, cross-hardware.csv, chains/, runs/)\n";
+}
+
+}  // namespace
+
+void add_generalize_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand(
+      "generalize",
+      "The generalization track: train a policy per chip on the suite's dev split and procedural "
+      "workloads, then place the test instances zero-shot, fine-tuned and from scratch");
+  auto o = std::make_shared<GeneralizeOptions>();
+  experiments::GeneralizationConfig& c = o->config;
+  cmd->add_option("--suite", c.suite, "A shipped suite or a suite file")->capture_default_str();
+  cmd->add_option("--agents", c.agents, "Agents with a GNN policy (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--chips", c.chips,
+                  "Chips to train on and place (default: every chip with dev and test instances)")
+      ->delimiter(',');
+  cmd->add_option("--procedural", c.procedural,
+                  "Procedural workloads added to each chip's training set (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--train-budget", c.train_budget, "Evaluations per training segment")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  cmd->add_option("--rounds", c.rounds, "Passes over the training workloads")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100}));
+  cmd->add_option("-k,--k", c.k, "Evaluations of the fine-tuned and scratch runs")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  cmd->add_option("--seeds", c.seeds, "Seeds of the fine-tuned and scratch runs (0 .. N-1)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+  cmd->add_option("--jobs", c.jobs, "Runs at once, one thread each (0: one per core)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--out", o->out, "The folder; a rerun completes it")->capture_default_str();
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
+  cmd->callback([io, o] { run_generalize(*o, io); });
+}
+
+}  // namespace memplace::cli

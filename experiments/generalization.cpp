@@ -1,0 +1,350 @@
+#include "experiments/generalization.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "agents/nn/gnn_file.hpp"
+#include "agents/registry.hpp"
+#include "agents/training/trainer.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/yaml_input.hpp"
+#include "env/model/inputs/suite.hpp"
+#include "experiments/table_plots.hpp"
+#include "experiments/table_references.hpp"
+#include "experiments/table_report.hpp"
+#include "experiments/table_runner.hpp"
+#include "experiments/transfer.hpp"
+
+namespace memplace::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError("generalization: " + message);
+}
+
+std::string list_yaml(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i ? ", " : "") + yaml_quoted(names[i]);
+  return out + "]";
+}
+
+// The suite's instances of one split on one chip, in the suite's order.
+std::vector<SuiteInstance> instances_on(const Suite& suite, Split split, const std::string& chip) {
+  std::vector<SuiteInstance> out;
+  for (const SuiteInstance& i : suite.instances)
+    if (suite.split(i) == split && i.hardware == chip) out.push_back(i);
+  return out;
+}
+
+// One run to make: its config and folder, and what to do with its trained agent before it is
+// marked finished (a segment saves its policy).
+struct RunTask {
+  agents::TrainConfig config;
+  fs::path folder;
+  bool save_policy = false;
+};
+
+// Runs, resumes or reads back one run. nullopt when stopped.
+std::optional<CellResult> complete_run(const RunTask& task, const std::function<bool()>& stop) {
+  const fs::path result = task.folder / "result.yaml";
+  if (fs::exists(result)) return parse_result_yaml(YamlInput::read_file(result), result.string());
+  agents::Trainer trainer = agents::Trainer::resume_or_start(task.config, task.folder);
+  if (trainer.run({}, stop).interrupted) return std::nullopt;
+  CellResult r = cell_result(task.config.agent, trainer.config(), trainer.curve());
+  r.agent_status = trainer.agent().status();
+  if (task.save_policy) agents::save_gnn(task.folder / "policy.gnn", *trainer.agent().policy());
+  write_file_atomically(result, result_yaml(r));
+  return r;
+}
+
+// Calls work(i) for i in [0, count) on `jobs` threads; the first failure is rethrown once every
+// thread has stopped.
+void for_each_parallel(std::size_t count, std::size_t jobs,
+                       const std::function<void(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  std::mutex mutex;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < count && !failed; i = next++) {
+      try {
+        work(i);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t j = 1; j < std::min(jobs, count); ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads)
+    t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+void GeneralizationConfig::resolve() {
+  require(!agents.empty(), "agents: empty");
+  for (const std::string& agent : agents) {
+    const agents::AgentInfo* info = nullptr;
+    try {
+      info = &agents::find_agent(agent);
+    } catch (const InputError& e) {
+      require(false, std::string("agents: ") + e.what());
+    }
+    require(info->starts_from_policy,
+            "agents: '" + agent + "' has no GNN policy to train and fine-tune (egrl, ppo, sac do)");
+  }
+  require(train_budget >= 1 && k >= 1, "train_budget and k: must be at least 1");
+  require(rounds >= 1 && rounds <= 100, "rounds: must be in 1..100");
+  require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
+  require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
+  Suite s;
+  try {
+    s = load_suite(suite);
+  } catch (const InputError& e) {
+    require(false, std::string("suite: ") + e.what());
+  }
+  std::vector<std::string> both;
+  for (const SuiteInstance& i : s.instances)
+    if (!instances_on(s, Split::dev, i.hardware).empty() &&
+        !instances_on(s, Split::test, i.hardware).empty() &&
+        std::find(both.begin(), both.end(), i.hardware) == both.end())
+      both.push_back(i.hardware);
+  if (chips.empty()) chips = both;
+  for (const std::string& chip : chips)
+    require(std::find(both.begin(), both.end(), chip) != both.end(),
+            "chips: suite " + s.name + " has no dev and test instances on '" + chip + "'");
+  for (const std::string& p : procedural)
+    require(p.rfind("procedural-", 0) == 0,
+            "procedural: '" + p + "' is not a procedural workload (procedural-<kind>-s<seed>)");
+}
+
+std::string GeneralizationConfig::to_yaml() const {
+  std::ostringstream out;
+  out << "# memplace generalize config (docs/table.md#the-generalization-track)\n"
+      << "suite: " << yaml_quoted(suite) << "\n"
+      << "agents: " << list_yaml(agents) << "\n"
+      << "chips: " << list_yaml(chips) << "\n"
+      << "procedural: " << list_yaml(procedural) << "\n"
+      << "train_budget: " << train_budget << "\n"
+      << "rounds: " << rounds << "\n"
+      << "k: " << k << "\n"
+      << "seeds: " << seeds << "\n"
+      << "env_version: " << version_name(env_version) << "\n";
+  return out.str();
+}
+
+GeneralizationReport run_generalization(
+    GeneralizationConfig config, const fs::path& out,
+    const std::function<void(const GeneralizationProgress&)>& progress,
+    const std::function<bool()>& stop) {
+  config.resolve();
+  const Suite suite = load_suite(config.suite);
+  const fs::path saved = out / "config.yaml";
+  if (fs::exists(saved) && YamlInput::read_file(saved) != config.to_yaml())
+    throw InputError(out.string() +
+                     ": holds a generalization track with another config (config.yaml); choose "
+                     "another --out, or rerun with that config");
+  try {
+    fs::create_directories(out);
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(out.string() + ": cannot create the folder (" + e.code().message() + ")");
+  }
+  write_file_atomically(saved, config.to_yaml());
+
+  auto train_config = [&](const std::string& agent, const std::string& workload,
+                          const std::string& chip, std::uint64_t budget, std::uint64_t seed,
+                          const fs::path& init_policy) {
+    agents::TrainConfig c;
+    static_cast<agents::ScoringEnv&>(c) = config;
+    c.agent = agent;
+    c.model.workload = workload;
+    c.model.hardware = chip;
+    c.budget = budget;
+    c.seed = seed;
+    c.threads = 1;
+    c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
+    c.init_policy = init_policy.string();
+    c.resolve();
+    return c;
+  };
+  const std::size_t jobs = config.jobs > 0 ? static_cast<std::size_t>(config.jobs)
+                                           : static_cast<std::size_t>(omp_get_num_procs());
+  const auto start = std::chrono::steady_clock::now();
+  GeneralizationProgress state;
+  std::mutex mutex;
+  std::atomic<bool> interrupted{false};
+  auto finished = [&](const std::string& what) {
+    const std::lock_guard lock(mutex);
+    ++state.done;
+    state.last_finished = what;
+    state.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(state);
+  };
+
+  // Phase 1: one chain of segments per (agent, chip), the chains side by side.
+  struct Chain {
+    std::string agent, chip;
+    std::vector<RunTask> segments;
+    fs::path policy() const { return segments.back().folder / "policy.gnn"; }
+  };
+  std::vector<Chain> chains;
+  for (const std::string& agent : config.agents)
+    for (const std::string& chip : config.chips) {
+      Chain chain{agent, chip, {}};
+      std::vector<std::string> workloads;
+      for (const SuiteInstance& i : instances_on(suite, Split::dev, chip))
+        workloads.push_back(i.workload);
+      workloads.insert(workloads.end(), config.procedural.begin(), config.procedural.end());
+      const fs::path folder = out / "chains" / (agent + "-" + chip);
+      for (std::uint64_t round = 0; round < config.rounds; ++round)
+        for (const std::string& w : workloads) {
+          const std::size_t index = chain.segments.size();
+          const fs::path init =
+              index == 0 ? fs::path() : chain.segments.back().folder / "policy.gnn";
+          chain.segments.push_back({train_config(agent, w, chip, config.train_budget, index, init),
+                                    folder / (std::to_string(index) + "-" + w), true});
+        }
+      chains.push_back(std::move(chain));
+    }
+  // Phase 2: the fine-tuned and scratch runs on every test instance of the chain's chip.
+  std::vector<RunTask> runs;
+  for (const Chain& chain : chains)
+    for (const SuiteInstance& i : instances_on(suite, Split::test, chain.chip))
+      for (std::uint64_t seed = 0; seed < config.seeds; ++seed)
+        for (const bool fine : {true, false})
+          runs.push_back(
+              {train_config(chain.agent, i.workload, chain.chip, config.k, seed,
+                            fine ? chain.policy() : fs::path()),
+               out / "runs" /
+                   cell_folder_name(chain.agent + (fine ? "-fine" : "-scratch"), i.id(), seed),
+               false});
+  for (const Chain& c : chains)
+    state.total += c.segments.size();
+  state.total += runs.size();
+
+  auto should_stop = [&] { return interrupted.load() || (stop && stop()); };
+  auto run_one = [&](const RunTask& task) {
+    if (!complete_run(task, should_stop)) {
+      interrupted = true;
+      return false;
+    }
+    finished(task.config.agent + " on " + task.config.model.workload + " (" +
+             task.config.model.hardware + ")" +
+             (task.config.init_policy.empty() ? "" : ", from its trained policy"));
+    return true;
+  };
+  for_each_parallel(chains.size(), jobs, [&](std::size_t c) {
+    for (const RunTask& segment : chains[c].segments)
+      if (!run_one(segment)) return;
+  });
+  GeneralizationReport report;
+  if (interrupted) {
+    report.interrupted = true;
+    return report;
+  }
+  std::vector<std::optional<CellResult>> results(runs.size());
+  for_each_parallel(runs.size(), jobs, [&](std::size_t r) {
+    if (should_stop()) {
+      interrupted = true;
+      return;
+    }
+    if (run_one(runs[r])) {
+      const fs::path result = runs[r].folder / "result.yaml";
+      results[r] = parse_result_yaml(YamlInput::read_file(result), result.string());
+    }
+  });
+  if (interrupted) {
+    report.interrupted = true;
+    return report;
+  }
+
+  // Phase 3: zero-shot placements, on the chain's chip and across chips, and the report rows.
+  std::map<std::string, double> best_known;  // per instance id
+  for (const std::string& chip : config.chips)
+    for (const SuiteInstance& i : instances_on(suite, Split::test, chip)) {
+      ModelSpec model = config.model;
+      model.workload = i.workload;
+      model.hardware = i.hardware;
+      best_known[i.id()] = workload_reference(model).best_known_speedup;
+    }
+  auto zero_shot = [&](const nn::Gnn<float>& policy, const SuiteInstance& i) {
+    ZeroShotTarget target = config;
+    target.model.workload = i.workload;
+    target.model.hardware = i.hardware;
+    return evaluate_zero_shot(policy, target);
+  };
+  std::size_t next_run = 0;
+  for (const Chain& chain : chains) {
+    const nn::Gnn<float> policy = agents::load_gnn(chain.policy());
+    for (const SuiteInstance& i : instances_on(suite, Split::test, chain.chip)) {
+      GeneralizationRow row;
+      row.agent = chain.agent;
+      row.chip = chain.chip;
+      row.instance = i.id();
+      const ZeroShotResult z = zero_shot(policy, i);
+      row.zero_shot_valid = z.valid;
+      row.zero_shot_speedup = z.valid ? z.speedup : z.rectified_speedup;
+      for (std::uint64_t seed = 0; seed < config.seeds; ++seed) {
+        const RunTask& fine_task = runs[next_run];
+        const CellResult& fine = *results[next_run++];
+        const CellResult& scratch = *results[next_run++];
+        row.fine_tuned.push_back(fine.found_valid ? fine.best_speedup : 0.0);
+        row.scratch.push_back(scratch.found_valid ? scratch.best_speedup : 0.0);
+        std::optional<std::uint64_t> reached;
+        for (const agents::CurveRow& c : read_curve_csv(fine_task.folder / "curve.csv"))
+          if (c.best_speedup > 0 && c.best_speedup >= row.scratch.back()) {
+            reached = c.evaluations;
+            break;
+          }
+        row.evaluations_to_scratch.push_back(reached);
+      }
+      double best = std::max(best_known[i.id()], row.zero_shot_speedup);
+      for (const double s : row.fine_tuned)
+        best = std::max(best, s);
+      for (const double s : row.scratch)
+        best = std::max(best, s);
+      best_known[i.id()] = best;
+      report.rows.push_back(row);
+    }
+    for (const std::string& chip : config.chips) {
+      CrossHardwareCell cell{chain.agent, chain.chip, chip, {}};
+      for (const SuiteInstance& i : instances_on(suite, Split::test, chip)) {
+        const ZeroShotResult z = zero_shot(policy, i);
+        // A speedup for now: the share needs every row's best known (below).
+        cell.shares.push_back(z.valid ? z.speedup : z.rectified_speedup);
+      }
+      report.cross_hardware.push_back(cell);
+    }
+  }
+  // Every row against the best of everything here and the shipped mapping.
+  for (GeneralizationRow& row : report.rows)
+    row.best_known = best_known.at(row.instance);
+  for (CrossHardwareCell& cell : report.cross_hardware) {
+    const std::vector<SuiteInstance> targets = instances_on(suite, Split::test, cell.placed_on);
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      cell.shares[t] = share_of_gain(cell.shares[t], best_known.at(targets[t].id()));
+  }
+  return report;
+}
+
+}  // namespace memplace::experiments

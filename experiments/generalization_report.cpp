@@ -1,0 +1,207 @@
+// The generalization track's reports (experiments/generalization.hpp).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "base/number_format.hpp"
+#include "experiments/aggregate_statistics.hpp"
+#include "experiments/generalization.hpp"
+#include "experiments/suite_scores.hpp"
+#include "experiments/table_report.hpp"
+
+namespace memplace::experiments {
+namespace {
+
+std::string percent(double fraction) {
+  return std::isnan(fraction) ? "—" : format_fixed(100 * fraction, 1) + " %";
+}
+
+// Of the known values (a share is unknown where there is nothing to gain); NaN if none.
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  std::size_t known = 0;
+  for (const double v : values)
+    if (std::isfinite(v)) {
+      sum += v;
+      ++known;
+    }
+  return known == 0 ? std::nan("") : sum / static_cast<double>(known);
+}
+
+std::vector<double> shares(const std::vector<double>& speedups, double best_known) {
+  std::vector<double> out;
+  for (const double s : speedups)
+    out.push_back(share_of_gain(s, best_known));
+  return out;
+}
+
+// The three ways of placing a test instance, as run scores per instance.
+struct Placements {
+  RunScores zero_shot, fine_tuned, scratch;
+  std::size_t reached = 0, pairs = 0;
+  std::vector<double> evaluations_to_scratch;  // of the pairs that reached it
+};
+
+Placements placements(const std::vector<GeneralizationRow>& rows) {
+  Placements p;
+  for (const GeneralizationRow& row : rows) {
+    if (std::isnan(share_of_gain(1, row.best_known))) continue;  // nothing to gain there
+    p.zero_shot.push_back({share_of_gain(row.zero_shot_speedup, row.best_known)});
+    p.fine_tuned.push_back(shares(row.fine_tuned, row.best_known));
+    p.scratch.push_back(shares(row.scratch, row.best_known));
+    for (const auto& reached : row.evaluations_to_scratch) {
+      ++p.pairs;
+      if (reached) {
+        ++p.reached;
+        p.evaluations_to_scratch.push_back(static_cast<double>(*reached));
+      }
+    }
+  }
+  return p;
+}
+
+std::string iqm_cell(const RunScores& scores) {
+  if (scores.empty()) return "—";
+  const Interval ci =
+      stratified_bootstrap_iqm(scores, kBootstrapResamples, kConfidence, kBootstrapSeed);
+  return percent(pooled_interquartile_mean(scores)) + " [" + percent(ci.low) + ", " +
+         percent(ci.high) + "]";
+}
+
+std::vector<std::string> agents_of(const GeneralizationReport& report) {
+  std::vector<std::string> agents;
+  for (const GeneralizationRow& row : report.rows)
+    if (std::find(agents.begin(), agents.end(), row.agent) == agents.end())
+      agents.push_back(row.agent);
+  return agents;
+}
+
+std::vector<GeneralizationRow> rows_of(const GeneralizationReport& report, const std::string& agent,
+                                       const std::string& chip = {}) {
+  std::vector<GeneralizationRow> out;
+  for (const GeneralizationRow& row : report.rows)
+    if (row.agent == agent && (chip.empty() || row.chip == chip)) out.push_back(row);
+  return out;
+}
+
+std::string reached_cell(const Placements& p, std::uint64_t k) {
+  std::string text = std::to_string(p.reached) + " of " + std::to_string(p.pairs);
+  if (!p.evaluations_to_scratch.empty())
+    text += ", median " + format_fixed(quantile(p.evaluations_to_scratch, 0.5), 0) + " (saves " +
+            format_fixed(static_cast<double>(k) - quantile(p.evaluations_to_scratch, 0.5), 0) + ")";
+  return text;
+}
+
+}  // namespace
+
+std::string generalization_markdown(const GeneralizationConfig& config,
+                                    const GeneralizationReport& report) {
+  std::ostringstream out;
+  out << "# Generalization track: suite " << config.suite << "\n\n"
+      << "Per agent and chip, one policy trained on the suite's dev instances on that chip and on "
+      << config.procedural.size() << " procedural workloads (" << config.rounds << " round"
+      << (config.rounds == 1 ? "" : "s") << " of " << config.train_budget
+      << " evaluations each), then every test instance on that chip placed **zero-shot** (the "
+         "policy's greedy mapping, rectified where it overflows: one evaluation), **fine-tuned** "
+         "(a run of "
+      << config.k << " evaluations from the policy) and from **scratch** (the same run from the "
+      << "usual initialisation), over " << config.seeds << " seed" << (config.seeds == 1 ? "" : "s")
+      << ". Shares of the attainable gain, (speedup − 1) / (best known − 1), the best known being "
+         "the shipped mapping's or the best placement here; IQM over instances × seeds with its "
+         "95 % stratified-bootstrap interval (docs/table.md#suite-tables).\n\n";
+  out << "| agent | zero-shot (1 evaluation) | fine-tuned (" << config.k << ") | scratch ("
+      << config.k << ") | P(fine-tuned > scratch) | fine-tuned reached scratch's final best |\n"
+      << "|---|---:|---:|---:|---:|---:|\n";
+  for (const std::string& agent : agents_of(report)) {
+    const Placements p = placements(rows_of(report, agent));
+    out << "| " << agent << " | " << iqm_cell(p.zero_shot) << " | " << iqm_cell(p.fine_tuned)
+        << " | " << iqm_cell(p.scratch) << " | "
+        << (p.fine_tuned.empty()
+                ? "—"
+                : format_fixed(probability_of_improvement(p.fine_tuned, p.scratch), 2))
+        << " | " << reached_cell(p, config.k) << " |\n";
+  }
+  out << "\n\"Reached\": of the (instance, seed) pairs, those whose fine-tuned run reached the "
+         "scratch run's final best within "
+      << config.k
+      << " evaluations, and the median evaluations it took (what it saved against the scratch "
+         "run's "
+      << config.k << ").\n\n## Per chip (mean shares)\n\n"
+      << "| agent | chip | test instances | zero-shot | fine-tuned | scratch | reached |\n"
+      << "|---|---|---:|---:|---:|---:|---:|\n";
+  for (const std::string& agent : agents_of(report))
+    for (const std::string& chip : config.chips) {
+      const std::vector<GeneralizationRow> rows = rows_of(report, agent, chip);
+      if (rows.empty()) continue;
+      const Placements p = placements(rows);
+      auto pooled_mean = [](const RunScores& s) {
+        std::vector<double> all;
+        for (const auto& runs : s)
+          all.insert(all.end(), runs.begin(), runs.end());
+        return mean(all);
+      };
+      out << "| " << agent << " | " << chip << " | " << rows.size() << " | "
+          << percent(pooled_mean(p.zero_shot)) << " | " << percent(pooled_mean(p.fine_tuned))
+          << " | " << percent(pooled_mean(p.scratch)) << " | " << reached_cell(p, config.k)
+          << " |\n";
+    }
+  out << "\n## Per instance (mean shares over seeds)\n\n"
+      << "| agent | instance | best known | zero-shot | fine-tuned | scratch |\n"
+      << "|---|---|---:|---:|---:|---:|\n";
+  for (const GeneralizationRow& row : report.rows)
+    out << "| " << row.agent << " | " << row.instance << " | " << format_fixed(row.best_known, 4)
+        << "x | " << percent(share_of_gain(row.zero_shot_speedup, row.best_known))
+        << (row.zero_shot_valid ? "" : " (rectified)") << " | "
+        << percent(mean(shares(row.fine_tuned, row.best_known))) << " | "
+        << percent(mean(shares(row.scratch, row.best_known))) << " |\n";
+  out << "\n## Across hardware (zero-shot, mean share over the test instances)\n\n"
+      << "A policy trained on the row's chip placing the column's test instances; its choices of "
+         "memory carried over by rank where the chips have different numbers of memories "
+         "(experiments/transfer.hpp).\n\n";
+  for (const std::string& agent : agents_of(report)) {
+    out << "| " << agent << ": trained on \\ placed on |";
+    for (const std::string& chip : config.chips)
+      out << " " << chip << " |";
+    out << "\n|---|";
+    for (std::size_t c = 0; c < config.chips.size(); ++c)
+      out << "---:|";
+    out << "\n";
+    for (const std::string& from : config.chips) {
+      out << "| " << from << " |";
+      for (const std::string& to : config.chips)
+        for (const CrossHardwareCell& cell : report.cross_hardware)
+          if (cell.agent == agent && cell.trained_on == from && cell.placed_on == to)
+            out << " " << percent(mean(cell.shares)) << " |";
+      out << "\n";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string generalization_csv(const GeneralizationReport& report) {
+  std::ostringstream out;
+  out << "agent,chip,instance,best_known_speedup,zero_shot_valid,zero_shot_speedup,seed,"
+         "fine_tuned_speedup,scratch_speedup,evaluations_to_scratch\n";
+  for (const GeneralizationRow& row : report.rows)
+    for (std::size_t s = 0; s < row.fine_tuned.size(); ++s)
+      out << row.agent << "," << row.chip << "," << row.instance << ","
+          << format_fixed(row.best_known, 6) << "," << (row.zero_shot_valid ? "true" : "false")
+          << "," << format_fixed(row.zero_shot_speedup, 6) << "," << s << ","
+          << format_fixed(row.fine_tuned[s], 6) << "," << format_fixed(row.scratch[s], 6) << ","
+          << (row.evaluations_to_scratch[s] ? std::to_string(*row.evaluations_to_scratch[s]) : "")
+          << "\n";
+  return out.str();
+}
+
+std::string cross_hardware_csv(const GeneralizationReport& report) {
+  std::ostringstream out;
+  out << "agent,trained_on,placed_on,instances,mean_share\n";
+  for (const CrossHardwareCell& cell : report.cross_hardware)
+    out << cell.agent << "," << cell.trained_on << "," << cell.placed_on << ","
+        << cell.shares.size() << "," << format_fixed(mean(cell.shares), 6) << "\n";
+  return out.str();
+}
+
+}  // namespace memplace::experiments
