@@ -73,6 +73,13 @@ void add_generalize_command(CLI::App& app, Streams io) {
   cmd->add_option("--seeds", c.seeds, "Seeds of the fine-tuned and scratch runs (0 .. N-1)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+  cmd->add_flag("--pretrain", c.pretrain,
+                "Also start runs from a reward predictor trained on each chip's training workloads "
+                "(extends a folder made without it)");
+  cmd->add_option("--pretrain-steps", c.pretrain_steps,
+                  "Steps of the reward predictor (32 mappings each)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   cmd->add_option("--jobs", c.jobs, "Runs at once, one thread each (0: one per core)")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--out", o->out, "The folder; a rerun completes it")->capture_default_str();

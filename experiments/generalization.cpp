@@ -11,14 +11,17 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "agents/nn/gnn_file.hpp"
 #include "agents/registry.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/suite.hpp"
+#include "experiments/reward_prediction.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
@@ -68,6 +71,32 @@ std::optional<CellResult> complete_run(const RunTask& task, const std::function<
   if (task.save_policy) agents::save_gnn(task.folder / "policy.gnn", *trainer.agent().policy());
   write_file_atomically(result, result_yaml(r));
   return r;
+}
+
+// Trains (or reads back) a chip's reward predictor; returns its held-out R².
+double complete_reward_predictor(const GeneralizationConfig& config, const std::string& chip,
+                                 const std::vector<std::string>& workloads, const fs::path& file) {
+  const fs::path record = file.parent_path() / "prediction.yaml";
+  if (fs::exists(record)) {
+    const YamlInput in(YamlInput::read_file(record), record.string());
+    return std::stod(in.string(in.require(in.root(), "held_out_r2", "held_out_r2"), "held_out_r2"));
+  }
+  RewardPredictionConfig c;
+  for (const std::string& w : workloads) {
+    agents::ScoringEnv graph = config;
+    graph.model.workload = w;
+    graph.model.hardware = chip;
+    c.graphs.push_back(graph);
+  }
+  c.steps = config.pretrain_steps;
+  const RewardPrediction p = pretrain_reward_predictor(c);
+  fs::create_directories(file.parent_path());
+  agents::save_gnn(file, p.network);
+  write_file_atomically(record, "# memplace generalize: the reward predictor of " + chip + "\n" +
+                                    "first_loss: " + format_significant(p.first_loss, 9) + "\n" +
+                                    "last_loss: " + format_significant(p.last_loss, 9) + "\n" +
+                                    "held_out_r2: " + format_significant(p.held_out_r2, 9) + "\n");
+  return p.held_out_r2;
 }
 
 // Calls work(i) for i in [0, count) on `jobs` threads; the first failure is rethrown once every
@@ -149,7 +178,14 @@ std::string GeneralizationConfig::to_yaml() const {
       << "k: " << k << "\n"
       << "seeds: " << seeds << "\n"
       << "env_version: " << version_name(env_version) << "\n";
+  if (pretrain) out << "pretrain: true\npretrain_steps: " << pretrain_steps << "\n";
   return out.str();
+}
+
+std::string GeneralizationConfig::comparable_yaml() const {
+  GeneralizationConfig without = *this;
+  without.pretrain = false;
+  return without.to_yaml();
 }
 
 GeneralizationReport run_generalization(
@@ -159,7 +195,9 @@ GeneralizationReport run_generalization(
   config.resolve();
   const Suite suite = load_suite(config.suite);
   const fs::path saved = out / "config.yaml";
-  if (fs::exists(saved) && YamlInput::read_file(saved) != config.to_yaml())
+  // A folder made without pretrain is extended by a rerun with it.
+  const std::string earlier = fs::exists(saved) ? YamlInput::read_file(saved) : "";
+  if (!earlier.empty() && earlier != config.to_yaml() && earlier != config.comparable_yaml())
     throw InputError(out.string() +
                      ": holds a generalization track with another config (config.yaml); choose "
                      "another --out, or rerun with that config");
@@ -201,7 +239,21 @@ GeneralizationReport run_generalization(
     if (progress) progress(state);
   };
 
-  // Phase 1: one chain of segments per (agent, chip), the chains side by side.
+  // What a chip's policies and its reward predictor learn on: its dev instances, then the
+  // procedural workloads.
+  auto training_workloads = [&](const std::string& chip) {
+    std::vector<std::string> workloads;
+    for (const SuiteInstance& i : instances_on(suite, Split::dev, chip))
+      workloads.push_back(i.workload);
+    workloads.insert(workloads.end(), config.procedural.begin(), config.procedural.end());
+    return workloads;
+  };
+  auto predictor_file = [&](const std::string& chip) {
+    return out / "chains" / ("reward-predictor-" + chip) / "network.gnn";
+  };
+
+  // Phase 1: one chain of segments per (agent, chip), the chains side by side, and with
+  // `pretrain` a reward predictor per chip.
   struct Chain {
     std::string agent, chip;
     std::vector<RunTask> segments;
@@ -211,13 +263,9 @@ GeneralizationReport run_generalization(
   for (const std::string& agent : config.agents)
     for (const std::string& chip : config.chips) {
       Chain chain{agent, chip, {}};
-      std::vector<std::string> workloads;
-      for (const SuiteInstance& i : instances_on(suite, Split::dev, chip))
-        workloads.push_back(i.workload);
-      workloads.insert(workloads.end(), config.procedural.begin(), config.procedural.end());
       const fs::path folder = out / "chains" / (agent + "-" + chip);
       for (std::uint64_t round = 0; round < config.rounds; ++round)
-        for (const std::string& w : workloads) {
+        for (const std::string& w : training_workloads(chip)) {
           const std::size_t index = chain.segments.size();
           const fs::path init =
               index == 0 ? fs::path() : chain.segments.back().folder / "policy.gnn";
@@ -226,21 +274,31 @@ GeneralizationReport run_generalization(
         }
       chains.push_back(std::move(chain));
     }
-  // Phase 2: the fine-tuned and scratch runs on every test instance of the chain's chip.
+  // Phase 2: the k-evaluation runs on every test instance of the chain's chip.
+  enum class Mode { fine, scratch, pretrained };
+  const auto mode_name = [](Mode m) {
+    return m == Mode::fine ? "fine" : m == Mode::scratch ? "scratch" : "pretrained";
+  };
+  std::vector<Mode> modes = {Mode::fine, Mode::scratch};
+  if (config.pretrain) modes.push_back(Mode::pretrained);
   std::vector<RunTask> runs;
+  std::map<std::tuple<std::string, std::string, std::uint64_t, Mode>, std::size_t> run_index;
   for (const Chain& chain : chains)
     for (const SuiteInstance& i : instances_on(suite, Split::test, chain.chip))
       for (std::uint64_t seed = 0; seed < config.seeds; ++seed)
-        for (const bool fine : {true, false})
+        for (const Mode mode : modes) {
+          const fs::path init = mode == Mode::fine         ? chain.policy()
+                                : mode == Mode::pretrained ? predictor_file(chain.chip)
+                                                           : fs::path();
+          run_index[{chain.agent, i.id(), seed, mode}] = runs.size();
           runs.push_back(
-              {train_config(chain.agent, i.workload, chain.chip, config.k, seed,
-                            fine ? chain.policy() : fs::path()),
-               out / "runs" /
-                   cell_folder_name(chain.agent + (fine ? "-fine" : "-scratch"), i.id(), seed),
+              {train_config(chain.agent, i.workload, chain.chip, config.k, seed, init),
+               out / "runs" / cell_folder_name(chain.agent + "-" + mode_name(mode), i.id(), seed),
                false});
+        }
   for (const Chain& c : chains)
     state.total += c.segments.size();
-  state.total += runs.size();
+  state.total += runs.size() + (config.pretrain ? config.chips.size() : 0);
 
   auto should_stop = [&] { return interrupted.load() || (stop && stop()); };
   auto run_one = [&](const RunTask& task) {
@@ -250,14 +308,25 @@ GeneralizationReport run_generalization(
     }
     finished(task.config.agent + " on " + task.config.model.workload + " (" +
              task.config.model.hardware + ")" +
-             (task.config.init_policy.empty() ? "" : ", from its trained policy"));
+             (task.config.init_policy.empty() ? "" : ", from " + task.config.init_policy));
     return true;
   };
-  for_each_parallel(chains.size(), jobs, [&](std::size_t c) {
-    for (const RunTask& segment : chains[c].segments)
-      if (!run_one(segment)) return;
-  });
   GeneralizationReport report;
+  const std::size_t predictors = config.pretrain ? config.chips.size() : 0;
+  std::vector<double> r2(predictors, 0.0);
+  for_each_parallel(chains.size() + predictors, jobs, [&](std::size_t c) {
+    if (c < chains.size()) {
+      for (const RunTask& segment : chains[c].segments)
+        if (!run_one(segment)) return;
+      return;
+    }
+    const std::string& chip = config.chips[c - chains.size()];
+    r2[c - chains.size()] =
+        complete_reward_predictor(config, chip, training_workloads(chip), predictor_file(chip));
+    finished("the reward predictor of " + chip);
+  });
+  for (std::size_t p = 0; p < predictors; ++p)
+    report.predictor_r2.emplace_back(config.chips[p], r2[p]);
   if (interrupted) {
     report.interrupted = true;
     return report;
@@ -293,7 +362,10 @@ GeneralizationReport run_generalization(
     target.model.hardware = i.hardware;
     return evaluate_zero_shot(policy, target);
   };
-  std::size_t next_run = 0;
+  auto speedup_of = [&](const Chain& chain, const SuiteInstance& i, std::uint64_t seed, Mode m) {
+    const CellResult& r = *results[run_index.at({chain.agent, i.id(), seed, m})];
+    return r.found_valid ? r.best_speedup : 0.0;
+  };
   for (const Chain& chain : chains) {
     const nn::Gnn<float> policy = agents::load_gnn(chain.policy());
     for (const SuiteInstance& i : instances_on(suite, Split::test, chain.chip)) {
@@ -304,25 +376,23 @@ GeneralizationReport run_generalization(
       const ZeroShotResult z = zero_shot(policy, i);
       row.zero_shot_valid = z.valid;
       row.zero_shot_speedup = z.valid ? z.speedup : z.rectified_speedup;
+      double best = std::max(best_known[i.id()], row.zero_shot_speedup);
       for (std::uint64_t seed = 0; seed < config.seeds; ++seed) {
-        const RunTask& fine_task = runs[next_run];
-        const CellResult& fine = *results[next_run++];
-        const CellResult& scratch = *results[next_run++];
-        row.fine_tuned.push_back(fine.found_valid ? fine.best_speedup : 0.0);
-        row.scratch.push_back(scratch.found_valid ? scratch.best_speedup : 0.0);
+        row.fine_tuned.push_back(speedup_of(chain, i, seed, Mode::fine));
+        row.scratch.push_back(speedup_of(chain, i, seed, Mode::scratch));
+        if (config.pretrain) row.pretrained.push_back(speedup_of(chain, i, seed, Mode::pretrained));
         std::optional<std::uint64_t> reached;
-        for (const agents::CurveRow& c : read_curve_csv(fine_task.folder / "curve.csv"))
+        const RunTask& fine = runs[run_index.at({chain.agent, i.id(), seed, Mode::fine})];
+        for (const agents::CurveRow& c : read_curve_csv(fine.folder / "curve.csv"))
           if (c.best_speedup > 0 && c.best_speedup >= row.scratch.back()) {
             reached = c.evaluations;
             break;
           }
         row.evaluations_to_scratch.push_back(reached);
       }
-      double best = std::max(best_known[i.id()], row.zero_shot_speedup);
-      for (const double s : row.fine_tuned)
-        best = std::max(best, s);
-      for (const double s : row.scratch)
-        best = std::max(best, s);
+      for (const std::vector<double>* runs_of : {&row.fine_tuned, &row.scratch, &row.pretrained})
+        for (const double s : *runs_of)
+          best = std::max(best, s);
       best_known[i.id()] = best;
       report.rows.push_back(row);
     }

@@ -8,6 +8,8 @@
 //   zero-shot   by the policy's greedy mapping (one forward pass; rectified where it overflows),
 //   fine-tuned  by a run of `k` evaluations started from the policy (TrainConfig::init_policy),
 //   scratch     by the same run from the agent's usual initialisation,
+//   pretrained  (with `pretrain`) by the same run started from a reward predictor trained on the
+//               chip's training workloads (experiments/reward_prediction.hpp),
 //
 // the runs over `seeds` seeds. The policy of each chip also places every other chip's test
 // instances zero-shot, its choices carried over by rank (experiments/transfer.hpp): the
@@ -16,11 +18,12 @@
 //   config.yaml
 //   chains/<agent>-<chip>/<segment>-<workload>/  each training segment's run folder, with the
 //                                                policy.gnn it ended with
-//   runs/<agent>-<fine|scratch>-<instance>-s<seed>/  the k-evaluation runs
+//   chains/reward-predictor-<chip>/network.gnn   the chip's reward predictor (with `pretrain`)
+//   runs/<agent>-<fine|scratch|pretrained>-<instance>-s<seed>/  the k-evaluation runs
 //   generalization.md, generalization.csv, cross-hardware.csv
 //
 // Resumable as a table is: finished segments and runs (result.yaml) are read back, interrupted ones
-// resume from their checkpoints.
+// resume from their checkpoints; a folder made without `pretrain` is extended by a rerun with it.
 #pragma once
 
 #include <cstdint>
@@ -42,16 +45,20 @@ struct GeneralizationConfig : agents::ScoringEnv {
   std::vector<std::string> chips;  // empty: every chip with dev and test instances
   std::vector<std::string> procedural = {"procedural-transformer-s1", "procedural-cnn-s1",
                                          "procedural-random-s1"};
-  std::uint64_t train_budget = 2000;  // evaluations per training segment
-  std::uint64_t rounds = 1;           // passes over the training workloads
-  std::uint64_t k = 1000;             // evaluations of the fine-tuned and scratch runs
-  std::uint64_t seeds = 3;            // of the fine-tuned and scratch runs
-  int jobs = 0;                       // runs at once (0: one per core)
+  std::uint64_t train_budget = 2000;    // evaluations per training segment
+  std::uint64_t rounds = 1;             // passes over the training workloads
+  std::uint64_t k = 1000;               // evaluations of the fine-tuned and scratch runs
+  std::uint64_t seeds = 3;              // of the fine-tuned and scratch runs
+  int jobs = 0;                         // runs at once (0: one per core)
+  bool pretrain = false;                // also the runs from a reward predictor
+  std::uint64_t pretrain_steps = 1000;  // of the reward predictor (minibatches of 32 mappings)
 
   // Checks every field (agents that can start from a policy, the suite and its chips) and fills
   // in the chips. InputError names the field.
   void resolve();
   std::string to_yaml() const;
+  // What a folder must agree on: every field but `pretrain` (adding it extends a folder).
+  std::string comparable_yaml() const;
 };
 
 // One test instance placed by one agent's policy trained on its chip.
@@ -64,6 +71,7 @@ struct GeneralizationRow {
   double zero_shot_speedup = 0;    // rectified where it overflowed (0: nothing valid)
   std::vector<double> fine_tuned;  // final best speedup per seed (0: no valid mapping)
   std::vector<double> scratch;     // per seed
+  std::vector<double> pretrained;  // per seed (empty without `pretrain`)
   // Per seed: the evaluations the fine-tuned run needed to reach the scratch run's final best
   // (nullopt: it did not within k).
   std::vector<std::optional<std::uint64_t>> evaluations_to_scratch;
@@ -80,6 +88,8 @@ struct CrossHardwareCell {
 struct GeneralizationReport {
   std::vector<GeneralizationRow> rows;
   std::vector<CrossHardwareCell> cross_hardware;
+  // Per chip with `pretrain`: the reward predictor's held-out R² (reward_prediction.hpp).
+  std::vector<std::pair<std::string, double>> predictor_r2;
   bool interrupted = false;
 };
 

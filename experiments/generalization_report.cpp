@@ -38,7 +38,7 @@ std::vector<double> shares(const std::vector<double>& speedups, double best_know
 
 // The three ways of placing a test instance, as run scores per instance.
 struct Placements {
-  RunScores zero_shot, fine_tuned, scratch;
+  RunScores zero_shot, fine_tuned, scratch, pretrained;
   std::size_t reached = 0, pairs = 0;
   std::vector<double> evaluations_to_scratch;  // of the pairs that reached it
 };
@@ -50,6 +50,7 @@ Placements placements(const std::vector<GeneralizationRow>& rows) {
     p.zero_shot.push_back({share_of_gain(row.zero_shot_speedup, row.best_known)});
     p.fine_tuned.push_back(shares(row.fine_tuned, row.best_known));
     p.scratch.push_back(shares(row.scratch, row.best_known));
+    if (!row.pretrained.empty()) p.pretrained.push_back(shares(row.pretrained, row.best_known));
     for (const auto& reached : row.evaluations_to_scratch) {
       ++p.pairs;
       if (reached) {
@@ -110,17 +111,33 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       << ". Shares of the attainable gain, (speedup − 1) / (best known − 1), the best known being "
          "the shipped mapping's or the best placement here; IQM over instances × seeds with its "
          "95 % stratified-bootstrap interval (docs/table.md#suite-tables).\n\n";
+  const bool pretrained = !report.predictor_r2.empty();
+  auto improvement = [](const RunScores& x, const RunScores& y) {
+    return x.empty() || x.size() != y.size() ? std::string("—")
+                                             : format_fixed(probability_of_improvement(x, y), 2);
+  };
   out << "| agent | zero-shot (1 evaluation) | fine-tuned (" << config.k << ") | scratch ("
-      << config.k << ") | P(fine-tuned > scratch) | fine-tuned reached scratch's final best |\n"
-      << "|---|---:|---:|---:|---:|---:|\n";
+      << config.k << ") | P(fine-tuned > scratch) | fine-tuned reached scratch's final best |"
+      << (pretrained ? " from the reward predictor (" + std::to_string(config.k) +
+                           ") | P(predictor > scratch) |"
+                     : std::string())
+      << "\n|---|---:|---:|---:|---:|---:|" << (pretrained ? "---:|---:|" : "") << "\n";
   for (const std::string& agent : agents_of(report)) {
     const Placements p = placements(rows_of(report, agent));
     out << "| " << agent << " | " << iqm_cell(p.zero_shot) << " | " << iqm_cell(p.fine_tuned)
-        << " | " << iqm_cell(p.scratch) << " | "
-        << (p.fine_tuned.empty()
-                ? "—"
-                : format_fixed(probability_of_improvement(p.fine_tuned, p.scratch), 2))
-        << " | " << reached_cell(p, config.k) << " |\n";
+        << " | " << iqm_cell(p.scratch) << " | " << improvement(p.fine_tuned, p.scratch) << " | "
+        << reached_cell(p, config.k) << " |";
+    if (pretrained)
+      out << " " << iqm_cell(p.pretrained) << " | " << improvement(p.pretrained, p.scratch) << " |";
+    out << "\n";
+  }
+  if (pretrained) {
+    out << "\nThe reward predictors (experiments/reward_prediction.hpp, " << config.pretrain_steps
+        << " steps of 32 mappings) explain this share of the variance of fresh mappings' rewards "
+           "(held-out R²):";
+    for (const auto& [chip, r2] : report.predictor_r2)
+      out << " " << chip << " " << format_fixed(r2, 2) << ";";
+    out << "\n";
   }
   out << "\n\"Reached\": of the (instance, seed) pairs, those whose fine-tuned run reached the "
          "scratch run's final best within "
@@ -147,14 +164,17 @@ std::string generalization_markdown(const GeneralizationConfig& config,
           << " |\n";
     }
   out << "\n## Per instance (mean shares over seeds)\n\n"
-      << "| agent | instance | best known | zero-shot | fine-tuned | scratch |\n"
-      << "|---|---|---:|---:|---:|---:|\n";
+      << "| agent | instance | best known | zero-shot | fine-tuned | scratch |"
+      << (pretrained ? " from the reward predictor |" : "") << "\n|---|---|---:|---:|---:|---:|"
+      << (pretrained ? "---:|" : "") << "\n";
   for (const GeneralizationRow& row : report.rows)
     out << "| " << row.agent << " | " << row.instance << " | " << format_fixed(row.best_known, 4)
         << "x | " << percent(share_of_gain(row.zero_shot_speedup, row.best_known))
         << (row.zero_shot_valid ? "" : " (rectified)") << " | "
         << percent(mean(shares(row.fine_tuned, row.best_known))) << " | "
-        << percent(mean(shares(row.scratch, row.best_known))) << " |\n";
+        << percent(mean(shares(row.scratch, row.best_known))) << " |"
+        << (pretrained ? " " + percent(mean(shares(row.pretrained, row.best_known))) + " |" : "")
+        << "\n";
   out << "\n## Across hardware (zero-shot, mean share over the test instances)\n\n"
       << "A policy trained on the row's chip placing the column's test instances; its choices of "
          "memory carried over by rank where the chips have different numbers of memories "
@@ -183,7 +203,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
 std::string generalization_csv(const GeneralizationReport& report) {
   std::ostringstream out;
   out << "agent,chip,instance,best_known_speedup,zero_shot_valid,zero_shot_speedup,seed,"
-         "fine_tuned_speedup,scratch_speedup,evaluations_to_scratch\n";
+         "fine_tuned_speedup,scratch_speedup,evaluations_to_scratch,pretrained_speedup\n";
   for (const GeneralizationRow& row : report.rows)
     for (std::size_t s = 0; s < row.fine_tuned.size(); ++s)
       out << row.agent << "," << row.chip << "," << row.instance << ","
@@ -191,7 +211,7 @@ std::string generalization_csv(const GeneralizationReport& report) {
           << "," << format_fixed(row.zero_shot_speedup, 6) << "," << s << ","
           << format_fixed(row.fine_tuned[s], 6) << "," << format_fixed(row.scratch[s], 6) << ","
           << (row.evaluations_to_scratch[s] ? std::to_string(*row.evaluations_to_scratch[s]) : "")
-          << "\n";
+          << "," << (row.pretrained.empty() ? "" : format_fixed(row.pretrained[s], 6)) << "\n";
   return out.str();
 }
 

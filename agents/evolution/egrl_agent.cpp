@@ -30,8 +30,8 @@ class EgrlAgent final : public Agent {
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
                  derive_seed(setup.seed, {kLearnerSeedStream})) {
-    // The learner's actor starts from the trained policy and migrates into the population.
-    if (setup.initial_policy) learner_.start_actor_from(*setup.initial_policy);
+    // The learner starts from the trained network; its actor migrates into the population.
+    if (setup.initial_policy) learner_.start_from(*setup.initial_policy);
     const Hyperparameters h(kName, setup.hyperparameters);
     learner_samples_ = static_cast<std::size_t>(h.integer("learner_samples", 0, 4096));
     // Expected moves per noisy rollout, whatever the workload's size.

@@ -16,7 +16,7 @@ class SacAgent final : public Agent {
       : learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters("sac", setup.hyperparameters), setup.threads),
                  setup.seed) {
-    if (setup.initial_policy) learner_.start_actor_from(*setup.initial_policy);
+    if (setup.initial_policy) learner_.start_from(*setup.initial_policy);
     const Hyperparameters h("sac", setup.hyperparameters);
     batch_ = static_cast<std::size_t>(h.integer("batch", 1, 4096));
     greedy_ = h.flag("greedy");

@@ -125,8 +125,13 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
   if (options_.target_entropy > 0) alpha_state_.log_alpha = portable::log(options_.alpha);
 }
 
-void SacLearner::start_actor_from(const nn::Gnn<float>& trained) {
+void SacLearner::start_from(const nn::Gnn<float>& trained) {
   nn::start_from(trained, actor_);
+  if (!trained.config().q_head) return;
+  for (std::size_t k = 0; k < critics_.size(); ++k) {
+    nn::start_from(trained, critics_[k]);
+    targets_[k] = critics_[k];
+  }
 }
 
 void SacLearner::add(std::span<const std::uint8_t> mapping, double reward) {

@@ -102,9 +102,11 @@ class SacLearner {
 
   // The actor (policy head), to copy into a population; the critics and their targets (Q head).
   const nn::Gnn<float>& actor() const { return actor_; }
-  // Before training: the actor starts from a trained network (nn/start_from.hpp); the critics
-  // keep their initialisation.
-  void start_actor_from(const nn::Gnn<float>& trained);
+  // Before training: the actor starts from a trained network (nn/start_from.hpp: its trunk, and
+  // its policy head if it has one), and so do the critics and their targets if it has a Q head (a
+  // reward predictor, experiments/reward_prediction.hpp); otherwise they keep their
+  // initialisation.
+  void start_from(const nn::Gnn<float>& trained);
   const nn::Gnn<float>& critic(std::size_t k) const { return critics_.at(k); }
   const nn::Gnn<float>& target(std::size_t k) const { return targets_.at(k); }
   // Q of `count` concatenated actions (count x 2N) by critic k, in scaled reward units.

@@ -35,6 +35,18 @@ fi
 cmp -s "$work/one.out" "$work/again.out" || fail "the rerun reports otherwise"
 echo "the same report with 1 and 2 jobs and when read back"
 
+# --pretrain extends the folder with runs from a reward predictor; the other runs are kept.
+"$memplace" "${track[@]}" --pretrain --pretrain-steps 20 --out "$work/one" > /dev/null ||
+  fail "the track extended with --pretrain failed"
+[ -s "$work/one/chains/reward-predictor-edge-tpu/network.gnn" ] || fail "no reward predictor"
+grep -q "held_out_r2" "$work/one/chains/reward-predictor-edge-tpu/prediction.yaml" ||
+  fail "no record of the predictor"
+[ -z "$(tail -n +2 "$work/one/generalization.csv" | awk -F, '$11 == ""')" ] ||
+  fail "generalization.csv: a row without its pretrained run"
+cmp -s <(cut -d, -f1-10 "$work/one/generalization.csv") <(cut -d, -f1-10 "$work/two/generalization.csv") ||
+  fail "extending the folder changed the other runs' results"
+echo "--pretrain extends the folder"
+
 expect_2() {
   "$memplace" "$@" > "$work/bad.log" 2>&1
   local code=$?
@@ -43,6 +55,8 @@ expect_2() {
 }
 expected="holds a generalization track with another config" \
   expect_2 "${track[@]}" --rounds 2 --out "$work/one"
+expected="holds a generalization track with another config" \
+  expect_2 "${track[@]}" --out "$work/one"   # the folder now holds the pretrained runs too
 expected="'sa' has no GNN policy" expect_2 generalize --agents sa --out "$work/bad"
 expected="no dev and test instances on 'nowhere'" expect_2 generalize --chips nowhere --out "$work/bad"
 expected="not a procedural workload" expect_2 generalize --procedural resnet50 --out "$work/bad"
