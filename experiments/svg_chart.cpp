@@ -220,6 +220,21 @@ std::string render_line_chart(const LineChart& chart) {
   return out.str();
 }
 
+namespace {
+
+// The opening of a grid's or heat map's document: its size, a white page and the title.
+void open_grid_document(std::ostringstream& out, double width, double height,
+                        const std::string& title, std::string_view attributes) {
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
+      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+      << "\" font-family=\"sans-serif\" font-size=\"12\"" << attributes << ">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+      << xml_escape(title) << "</text>\n";
+}
+
+}  // namespace
+
 std::string render_category_grid(const CategoryGrid& grid) {
   const std::size_t rows = grid.row_labels.size();
   if (grid.cells.size() != rows)
@@ -238,12 +253,7 @@ std::string render_category_grid(const CategoryGrid& grid) {
   const double width = left + plot_w + 20;
   const double height = top + cell_h * static_cast<double>(rows) + 30 + legend_h;
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
-      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-      << "\" font-family=\"sans-serif\" font-size=\"12\" shape-rendering=\"crispEdges\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-      << xml_escape(grid.title) << "</text>\n";
+  open_grid_document(out, width, height, grid.title, " shape-rendering=\"crispEdges\"");
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + cell_h * static_cast<double>(r);
     out << "<g class=\"row\" data-label=\"" << xml_escape(grid.row_labels[r]) << "\" data-cells=\"";
@@ -300,12 +310,7 @@ std::string render_heat_map(const HeatMap& map) {
       std::max(400.0, left + cell_w * static_cast<double>(columns) + labels_h * 0.75 + 20);
   const double height = top + cell_h * static_cast<double>(rows) + labels_h;
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
-      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-      << xml_escape(map.title) << "</text>\n";
+  open_grid_document(out, width, height, map.title, "");
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + cell_h * static_cast<double>(r);
     out << "<g class=\"row\" data-label=\"" << xml_escape(map.row_labels[r]) << "\" data-values=\""
