@@ -8,6 +8,7 @@
 #include "apps/shared/stop_signals.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
+#include "base/options.hpp"
 #include "experiments/generalization.hpp"
 
 namespace memplace::cli {
@@ -15,11 +16,16 @@ namespace {
 
 struct GeneralizeOptions {
   experiments::GeneralizationConfig config;
+  std::vector<std::string> env_options;  // -o name=value
   std::string out = "runs/generalization";
   bool quiet = false;
 };
 
 void run_generalize(GeneralizeOptions& o, Streams io) {
+  OptionMap given;
+  for (const std::string& a : o.env_options)
+    parse_option_assignment(a, given);
+  o.config.set_env_options(given);
   const StopOnSignals signals;
   const experiments::GeneralizationReport report = experiments::run_generalization(
       o.config, o.out,
@@ -73,6 +79,9 @@ void add_generalize_command(CLI::App& app, Streams io) {
   cmd->add_option("--seeds", c.seeds, "Seeds of the fine-tuned and scratch runs (0 .. N-1)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+  cmd->add_option("-o,--option", o->env_options,
+                  "A single-step env option for every run and placement (name=value: invalid, "
+                  "reward, memory_time, dynamics, lookahead; docs/agents.md)");
   cmd->add_flag("--pretrain", c.pretrain,
                 "Also start runs from a reward predictor trained on each chip's training workloads "
                 "(extends a folder made without it)");
