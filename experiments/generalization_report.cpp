@@ -64,6 +64,9 @@ Placements placements(const std::vector<GeneralizationRow>& rows) {
 
 std::string iqm_cell(const RunScores& scores) {
   if (scores.empty()) return "—";
+  // One placement per instance (zero-shot): resampling within instances changes nothing.
+  if (std::all_of(scores.begin(), scores.end(), [](const auto& runs) { return runs.size() == 1; }))
+    return percent(pooled_interquartile_mean(scores)) + " (deterministic)";
   const Interval ci =
       stratified_bootstrap_iqm(scores, kBootstrapResamples, kConfidence, kBootstrapSeed);
   return percent(pooled_interquartile_mean(scores)) + " [" + percent(ci.low) + ", " +
