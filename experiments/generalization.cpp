@@ -354,13 +354,15 @@ GeneralizationReport run_generalization(
   }
 
   // Phase 3: zero-shot placements, on the chain's chip and across chips, and the report rows.
-  std::map<std::string, double> best_known;  // per instance id
+  std::map<std::string, double> best_known, all_fast;  // per instance id
   for (const std::string& chip : config.chips)
     for (const SuiteInstance& i : instances_on(suite, Split::test, chip)) {
       ModelSpec model = config.model;
       model.workload = i.workload;
       model.hardware = i.hardware;
-      best_known[i.id()] = workload_reference(model).best_known_speedup;
+      const WorkloadReference reference = workload_reference(model);
+      best_known[i.id()] = reference.best_known_speedup;
+      all_fast[i.id()] = reference.all_fast_rectified_speedup;
     }
   auto zero_shot = [&](const nn::Gnn<float>& policy, const SuiteInstance& i) {
     ZeroShotTarget target = config;
@@ -379,6 +381,7 @@ GeneralizationReport run_generalization(
       row.agent = chain.agent;
       row.chip = chain.chip;
       row.instance = i.id();
+      row.all_fast_rectified = all_fast.at(i.id());
       const ZeroShotResult z = zero_shot(policy, i);
       row.zero_shot_valid = z.valid;
       row.zero_shot_speedup = z.valid ? z.speedup : z.rectified_speedup;

@@ -65,8 +65,11 @@ struct GeneralizationConfig : agents::ScoringEnv {
 struct GeneralizationRow {
   std::string agent;
   std::string chip;
-  std::string instance;            // "workload@chip"
-  double best_known = 0;           // the attainable speedup: the shipped best known or any run here
+  std::string instance;   // "workload@chip"
+  double best_known = 0;  // the attainable speedup: the shipped best known or any run here
+  // The trivial baseline a zero-shot placement must beat: every tensor in the fastest memory,
+  // then rectified (experiments/table_report.hpp); 0 if nothing valid.
+  double all_fast_rectified = 0;
   bool zero_shot_valid = false;    // the greedy mapping fitted as placed
   double zero_shot_speedup = 0;    // rectified where it overflowed (0: nothing valid)
   std::vector<double> fine_tuned;  // final best speedup per seed (0: no valid mapping)
