@@ -10,7 +10,12 @@ namespace memplace::experiments {
 
 namespace {
 
-std::vector<double> pooled(const RunScores& scores) {
+// The labels of the bootstrap's random streams under the caller's seed.
+constexpr std::uint64_t kBootstrapStream = 0x6273;  // "bs"
+
+}  // namespace
+
+std::vector<double> pooled_runs(const RunScores& scores) {
   std::vector<double> all;
   for (const std::vector<double>& runs : scores) {
     if (runs.empty()) throw std::invalid_argument("an instance without runs");
@@ -19,10 +24,16 @@ std::vector<double> pooled(const RunScores& scores) {
   return all;
 }
 
-// The labels of the bootstrap's random streams under the caller's seed.
-constexpr std::uint64_t kBootstrapStream = 0x6273;  // "bs"
-
-}  // namespace
+double mean_of_finite(std::span<const double> values) {
+  double sum = 0;
+  std::size_t known = 0;
+  for (const double v : values)
+    if (std::isfinite(v)) {
+      sum += v;
+      ++known;
+    }
+  return known == 0 ? std::nan("") : sum / static_cast<double>(known);
+}
 
 double interquartile_mean(std::span<const double> values) {
   if (values.empty()) throw std::invalid_argument("interquartile mean of no values");
@@ -36,7 +47,7 @@ double interquartile_mean(std::span<const double> values) {
 }
 
 double pooled_interquartile_mean(const RunScores& scores) {
-  const std::vector<double> all = pooled(scores);
+  const std::vector<double> all = pooled_runs(scores);
   return interquartile_mean(all);
 }
 
@@ -57,7 +68,7 @@ Interval stratified_bootstrap_iqm(const RunScores& scores, int resamples, double
   if (resamples < 1) throw std::invalid_argument("bootstrap: at least one resample");
   if (!(confidence > 0 && confidence < 1))
     throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
-  (void)pooled(scores);  // no instance without runs
+  (void)pooled_runs(scores);  // no instance without runs
   std::vector<double> iqms;
   iqms.reserve(static_cast<std::size_t>(resamples));
   std::vector<double> sample;
@@ -90,7 +101,7 @@ double probability_of_improvement(const RunScores& x, const RunScores& y) {
 
 std::vector<double> performance_profile(const RunScores& scores,
                                         std::span<const double> thresholds) {
-  const std::vector<double> all = pooled(scores);
+  const std::vector<double> all = pooled_runs(scores);
   std::vector<double> fractions;
   for (const double tau : thresholds) {
     const auto above = std::count_if(all.begin(), all.end(), [&](double s) { return s > tau; });

@@ -21,6 +21,13 @@ using RunScores = std::vector<std::vector<double>>;  // [instance][run]
 // trim_mean(x, 0.25), which rliable's IQM is). Throws std::invalid_argument when empty.
 double interquartile_mean(std::span<const double> values);
 
+// Every run of every instance, in order. Throws std::invalid_argument for an instance without
+// runs.
+std::vector<double> pooled_runs(const RunScores& scores);
+
+// The mean of the finite values (a share is NaN where there is nothing to gain); NaN if none.
+double mean_of_finite(std::span<const double> values);
+
 // The IQM of every run of every instance, pooled.
 double pooled_interquartile_mean(const RunScores& scores);
 

@@ -13,22 +13,6 @@
 namespace memplace::experiments {
 namespace {
 
-std::string percent(double fraction) {
-  return std::isnan(fraction) ? "—" : format_fixed(100 * fraction, 1) + " %";
-}
-
-// Of the known values (a share is unknown where there is nothing to gain); NaN if none.
-double mean(const std::vector<double>& values) {
-  double sum = 0;
-  std::size_t known = 0;
-  for (const double v : values)
-    if (std::isfinite(v)) {
-      sum += v;
-      ++known;
-    }
-  return known == 0 ? std::nan("") : sum / static_cast<double>(known);
-}
-
 std::vector<double> shares(const std::vector<double>& speedups, double best_known) {
   std::vector<double> out;
   for (const double s : speedups)
@@ -67,11 +51,12 @@ std::string iqm_cell(const RunScores& scores) {
   if (scores.empty()) return "—";
   // One run per instance (zero-shot placements): resampling within instances changes nothing.
   if (std::all_of(scores.begin(), scores.end(), [](const auto& runs) { return runs.size() == 1; }))
-    return percent(pooled_interquartile_mean(scores)) + " (one run per instance: no interval)";
+    return share_percent(pooled_interquartile_mean(scores)) +
+           " (one run per instance: no interval)";
   const Interval ci =
       stratified_bootstrap_iqm(scores, kBootstrapResamples, kConfidence, kBootstrapSeed);
-  return percent(pooled_interquartile_mean(scores)) + " [" + percent(ci.low) + ", " +
-         percent(ci.high) + "]";
+  return share_percent(pooled_interquartile_mean(scores)) + " [" + share_percent(ci.low) + ", " +
+         share_percent(ci.high) + "]";
 }
 
 std::vector<std::string> agents_of(const GeneralizationReport& report) {
@@ -161,16 +146,11 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       const std::vector<GeneralizationRow> rows = rows_of(report, agent, chip);
       if (rows.empty()) continue;
       const Placements p = placements(rows);
-      auto pooled_mean = [](const RunScores& s) {
-        std::vector<double> all;
-        for (const auto& runs : s)
-          all.insert(all.end(), runs.begin(), runs.end());
-        return mean(all);
-      };
+      auto pooled_mean = [](const RunScores& s) { return mean_of_finite(pooled_runs(s)); };
       out << "| " << agent << " | " << chip << " | " << rows.size() << " | "
-          << percent(pooled_mean(p.zero_shot)) << " | " << percent(pooled_mean(p.fine_tuned))
-          << " | " << percent(pooled_mean(p.scratch)) << " | " << reached_cell(p, config.k)
-          << " |\n";
+          << share_percent(pooled_mean(p.zero_shot)) << " | "
+          << share_percent(pooled_mean(p.fine_tuned)) << " | "
+          << share_percent(pooled_mean(p.scratch)) << " | " << reached_cell(p, config.k) << " |\n";
     }
   out << "\n## Per instance (mean shares over seeds)\n\n"
       << "| agent | instance | best known | all-fast + rectify | zero-shot | fine-tuned | scratch |"
@@ -178,12 +158,14 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       << "\n|---|---|---:|---:|---:|---:|---:|" << (pretrained ? "---:|" : "") << "\n";
   for (const GeneralizationRow& row : report.rows)
     out << "| " << row.agent << " | " << row.instance << " | " << format_fixed(row.best_known, 4)
-        << "x | " << percent(share_of_gain(row.all_fast_rectified, row.best_known)) << " | "
-        << percent(share_of_gain(row.zero_shot_speedup, row.best_known))
+        << "x | " << share_percent(share_of_gain(row.all_fast_rectified, row.best_known)) << " | "
+        << share_percent(share_of_gain(row.zero_shot_speedup, row.best_known))
         << (row.zero_shot_valid ? "" : " (rectified)") << " | "
-        << percent(mean(shares(row.fine_tuned, row.best_known))) << " | "
-        << percent(mean(shares(row.scratch, row.best_known))) << " |"
-        << (pretrained ? " " + percent(mean(shares(row.pretrained, row.best_known))) + " |" : "")
+        << share_percent(mean_of_finite(shares(row.fine_tuned, row.best_known))) << " | "
+        << share_percent(mean_of_finite(shares(row.scratch, row.best_known))) << " |"
+        << (pretrained
+                ? " " + share_percent(mean_of_finite(shares(row.pretrained, row.best_known))) + " |"
+                : "")
         << "\n";
   out << "\n## Across hardware (zero-shot, mean share over the test instances)\n\n"
       << "A policy trained on the row's chip placing the column's test instances; its choices of "
@@ -202,7 +184,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       for (const std::string& to : config.chips)
         for (const CrossHardwareCell& cell : report.cross_hardware)
           if (cell.agent == agent && cell.trained_on == from && cell.placed_on == to)
-            out << " " << percent(mean(cell.shares)) << " |";
+            out << " " << share_percent(mean_of_finite(cell.shares)) << " |";
       out << "\n";
     }
     out << "\n";
@@ -230,7 +212,7 @@ std::string cross_hardware_csv(const GeneralizationReport& report) {
   out << "agent,trained_on,placed_on,instances,mean_share\n";
   for (const CrossHardwareCell& cell : report.cross_hardware)
     out << cell.agent << "," << cell.trained_on << "," << cell.placed_on << ","
-        << cell.shares.size() << "," << format_fixed(mean(cell.shares), 6) << "\n";
+        << cell.shares.size() << "," << format_fixed(mean_of_finite(cell.shares), 6) << "\n";
   return out.str();
 }
 

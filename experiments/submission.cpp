@@ -259,7 +259,6 @@ std::string leaderboard_markdown(const std::vector<SubmissionCheck>& checks) {
       groups[{c.config.suite, std::string(split_name(c.config.split)), c.config.workloads,
               c.config.budget, c.config.seeds}]
           .push_back({&c, &a});
-  auto percent = [](double v) { return format_fixed(100 * v, 1) + " %"; };
   std::ostringstream out;
   for (auto& [group, entries] : groups) {
     const auto& [suite, split, instances, budget, seeds] = group;
@@ -271,11 +270,12 @@ std::string leaderboard_markdown(const std::vector<SubmissionCheck>& checks) {
         << "|---:|---|---:|---:|---:|---|---|\n";
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const auto& [check, agg] = entries[k];
-      out << "| " << k + 1 << " | " << agg->agent << " | " << percent(agg->iqm) << " ["
-          << percent(agg->iqm_interval.low) << ", " << percent(agg->iqm_interval.high) << "] | "
-          << percent(agg->mean) << " | " << agg->runs << " | " << check->submission.name << " ("
-          << check->submission.date << ", `" << check->folder.filename().string() << "`) | "
-          << check->submission.agents.at(agg->agent) << " |\n";
+      out << "| " << k + 1 << " | " << agg->agent << " | " << share_percent(agg->iqm) << " ["
+          << share_percent(agg->iqm_interval.low) << ", " << share_percent(agg->iqm_interval.high)
+          << "] | " << share_percent(agg->mean) << " | " << agg->runs << " | "
+          << check->submission.name << " (" << check->submission.date << ", `"
+          << check->folder.filename().string() << "`) | " << check->submission.agents.at(agg->agent)
+          << " |\n";
     }
     out << "\nInstances:";
     for (const std::string& instance : instances)

@@ -55,19 +55,14 @@ SuiteAggregate aggregate(const SuiteScores& scores) {
     out.thresholds.push_back(k / 100.0);
   for (std::size_t a = 0; a < scores.agents.size(); ++a) {
     const RunScores& runs = scores.shares[a];
-    std::vector<double> all;
-    for (const std::vector<double>& instance : runs)
-      all.insert(all.end(), instance.begin(), instance.end());
+    const std::vector<double> all = pooled_runs(runs);
     AgentAggregate agg;
     agg.agent = scores.agents[a];
     agg.runs = all.size();
     agg.iqm = interquartile_mean(all);
     agg.iqm_interval =
         stratified_bootstrap_iqm(runs, kBootstrapResamples, kConfidence, kBootstrapSeed);
-    double sum = 0;
-    for (const double s : all)
-      sum += s;
-    agg.mean = sum / static_cast<double>(all.size());
+    agg.mean = mean_of_finite(all);
     agg.median = quantile(all, 0.5);
     out.agents.push_back(agg);
     out.profiles.push_back(performance_profile(runs, out.thresholds));
@@ -76,6 +71,10 @@ SuiteAggregate aggregate(const SuiteScores& scores) {
       row.push_back(probability_of_improvement(runs, scores.shares[b]));
   }
   return out;
+}
+
+std::string share_percent(double fraction) {
+  return std::isnan(fraction) ? "—" : format_fixed(100 * fraction, 1) + " %";
 }
 
 std::string suite_csv(const SuiteAggregate& aggregate) {

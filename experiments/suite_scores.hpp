@@ -59,6 +59,9 @@ struct SuiteAggregate {
 // Throws std::invalid_argument when no instance is scored.
 SuiteAggregate aggregate(const SuiteScores& scores);
 
+// A share as the reports print it: "93.7 %", "—" when unknown.
+std::string share_percent(double fraction);
+
 // agent,runs,iqm,iqm_low,iqm_high,mean,median,then P(agent > other) per agent of the table.
 std::string suite_csv(const SuiteAggregate& aggregate);
 // threshold, then the fraction of each agent's runs above it.

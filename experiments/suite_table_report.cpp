@@ -17,17 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string percent(double fraction) {
-  return std::isnan(fraction) ? "—" : format_fixed(100 * fraction, 1) + " %";
-}
-
-double mean(const std::vector<double>& values) {
-  double sum = 0;
-  for (const double v : values)
-    sum += v;
-  return sum / static_cast<double>(values.size());
-}
-
 // Per instance: the median wall time of its finished runs, every agent's.
 std::map<std::string, double> equal_times(std::span<const CellResult> cells) {
   std::map<std::string, std::vector<double>> walls;
@@ -76,7 +65,7 @@ std::string heat_map_svg(const SuiteScores& scores, const std::string& title) {
   for (const RunScores& agent : scores.shares) {
     std::vector<double>& row = map.values.emplace_back();
     for (const std::vector<double>& runs : agent)
-      row.push_back(mean(runs));
+      row.push_back(mean_of_finite(runs));
   }
   return render_heat_map(map);
 }
@@ -93,9 +82,10 @@ void write_aggregate_table(std::ostringstream& out, const SuiteAggregate& aggreg
   for (const std::size_t a : order) {
     const AgentAggregate& g = aggregate.agents[a];
     const bool best = g.iqm == aggregate.agents[order.front()].iqm;
-    out << "| " << g.agent << " | " << (best ? "**" : "") << percent(g.iqm) << (best ? "**" : "")
-        << " [" << percent(g.iqm_interval.low) << ", " << percent(g.iqm_interval.high) << "] | "
-        << percent(g.mean) << " | " << percent(g.median) << " | " << g.runs << " |\n";
+    out << "| " << g.agent << " | " << (best ? "**" : "") << share_percent(g.iqm)
+        << (best ? "**" : "") << " [" << share_percent(g.iqm_interval.low) << ", "
+        << share_percent(g.iqm_interval.high) << "] | " << share_percent(g.mean) << " | "
+        << share_percent(g.median) << " | " << g.runs << " |\n";
   }
   out << "\n";
 }
@@ -135,7 +125,7 @@ void write_instance_table(std::ostringstream& out, const SuiteScores& scores,
         << (row != rows.end() ? format_fixed(row->best_known_speedup, 4) + "x" : std::string("—"))
         << " |";
     for (std::size_t a = 0; a < scores.agents.size(); ++a)
-      out << " " << percent(mean(scores.shares[a][i])) << " |";
+      out << " " << share_percent(mean_of_finite(scores.shares[a][i])) << " |";
     out << "\n";
   }
   out << "\n";
