@@ -27,5 +27,6 @@ void add_table_command(CLI::App& app, Streams io);
 void add_transfer_command(CLI::App& app, Streams io);
 void add_submission_command(CLI::App& app, Streams io);
 void add_generalize_command(CLI::App& app, Streams io);
+void add_pack_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -16,6 +16,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # Floors by folder, most specific first; a file belongs to the first prefix it starts with.
 FLOORS = [
     ("base/", "base"),
+    ("env/allocation/", "allocation"),
     ("env/model/inputs/", "model inputs"),
     ("env/model/", "model"),
     ("env/optimum/", "optimum"),
@@ -37,18 +38,19 @@ FLOORS = [
 # shared learners beside them (egrl is ea's population with sac's learner).
 BELOW = {
     "base": set(),
+    "allocation": {"base"},
     "model inputs": {"base"},
-    "model": {"model inputs", "base"},
-    "optimum": {"model", "model inputs", "base"},
-    "env": {"model", "model inputs", "base"},
-    "nn": {"env", "model", "model inputs", "base"},
-    "agent interface": {"nn", "env", "model", "model inputs", "base"},
-    "algorithms": {"agent interface", "nn", "env", "model", "model inputs", "base"},
-    "training": {"agent interface", "nn", "env", "model", "model inputs", "base"},
+    "model": {"allocation", "model inputs", "base"},
+    "optimum": {"model", "allocation", "model inputs", "base"},
+    "env": {"model", "allocation", "model inputs", "base"},
+    "nn": {"env", "model", "allocation", "model inputs", "base"},
+    "agent interface": {"nn", "env", "model", "allocation", "model inputs", "base"},
+    "algorithms": {"agent interface", "nn", "env", "model", "allocation", "model inputs", "base"},
+    "training": {"agent interface", "nn", "env", "model", "allocation", "model inputs", "base"},
     "importer": {"model inputs", "base"},
     "experiments": {"training", "agent interface", "algorithms", "nn", "optimum", "env", "model",
-                    "model inputs", "base"},
-    "python": {"python", "env", "optimum", "model", "model inputs", "base"},
+                    "allocation", "model inputs", "base"},
+    "python": {"python", "env", "optimum", "model", "allocation", "model inputs", "base"},
 }
 BELOW["apps shared"] = set(BELOW) - {"python"}
 BELOW["apps"] = BELOW["apps shared"] | {"apps shared"}

@@ -17,14 +17,7 @@ run=ea-resnet18-b1@edge-tpu-s0
 grep -q "every claim reproduces" "$work/ok.log" || fail "the shipped entry: no verdict"
 
 # expect CODE TEXT COMMAND...: the command exits CODE and says TEXT.
-expect() {
-  local code=$1 text=$2
-  shift 2
-  "$@" > "$work/out.log" 2>&1
-  local got=$?
-  [ "$got" = "$code" ] || fail "$* exited $got, expected $code: $(cat "$work/out.log")"
-  grep -qF -- "$text" "$work/out.log" || fail "$*: does not say '$text': $(cat "$work/out.log")"
-}
+source "$(dirname "$0")/expect.sh"
 copy() { rm -rf "$work/copy"; cp -r "$entry" "$work/copy"; }
 
 # A mapping moved: one weight from SRAM to host memory.

@@ -1,0 +1,163 @@
+// memplace pack: the allocation solver (docs/allocation.md) — offsets for buffers with fixed
+// lifetimes and sizes in a memory of a given capacity, or a proof that none exist; --check
+// re-checks a packing, --generate makes zero-slack problems to try it on.
+#include <cmath>
+#include <optional>
+
+#include "apps/commands.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/number_format.hpp"
+#include "env/allocation/csv.hpp"
+#include "env/allocation/packer.hpp"
+#include "env/allocation/packing_check.hpp"
+#include "env/allocation/zero_slack_generator.hpp"
+
+namespace memplace::cli {
+namespace {
+
+using namespace allocation;
+
+struct PackCommandOptions {
+  std::string input;
+  std::string out;
+  std::optional<std::int64_t> capacity;
+  std::int64_t alignment = 1;
+  double time_limit = 60;
+  bool greedy_only = false;
+  bool check = false;
+  int generate = 0;
+  std::uint64_t seed = 1;
+  bool with_offsets = false;
+};
+
+std::string percent_over(std::int64_t height, std::int64_t capacity) {
+  if (capacity == 0) return "";
+  return " (" + format_fixed(100.0 * (static_cast<double>(height) / capacity - 1), 1) +
+         " % over the capacity)";
+}
+
+void run_generate(const PackCommandOptions& o, Streams io) {
+  if (o.out.empty()) throw InputError("--generate: needs -o FILE.csv");
+  const std::int64_t capacity = o.capacity.value_or(std::int64_t{1} << 20);
+  if (capacity < o.generate)
+    throw InputError("--capacity: must be at least the number of buffers (" +
+                     std::to_string(o.generate) + ") for --generate");
+  check_writable(o.out);
+  const ZeroSlackProblem made = generate_zero_slack(o.generate, capacity, o.seed);
+  write_file_atomically(
+      o.out, allocation_csv(made.problem.buffers, o.with_offsets
+                                                      ? std::span<const std::int64_t>(made.offsets)
+                                                      : std::span<const std::int64_t>()));
+  io.out << "wrote " << o.out << ": " << o.generate << " buffers, zero slack at capacity "
+         << capacity << " (pack it with --capacity " << capacity << ")\n";
+}
+
+// Returns true when the packing is valid.
+bool run_check(const PackCommandOptions& o, Streams io) {
+  CsvContents csv = read_allocation_csv(o.input);
+  if (!csv.offsets) throw InputError(o.input + ":1: --check needs an offset column");
+  Problem problem{std::move(csv.buffers), o.capacity.value_or(kMaxValue), o.alignment};
+  check_problem(problem);
+  const std::vector<std::string> faults = packing_faults(problem, *csv.offsets);
+  const std::int64_t height = packing_height(problem.buffers, *csv.offsets);
+  io.out << o.input << ": " << problem.buffers.size() << " buffers, height " << height
+         << " bytes, peak live " << peak_live_bytes(problem.buffers) << " bytes";
+  if (o.capacity) io.out << ", capacity " << *o.capacity;
+  if (faults.empty()) {
+    io.out << ": a valid packing\n";
+    return true;
+  }
+  io.out << ": NOT a valid packing\n";
+  for (const std::string& f : faults)
+    io.out << "  " << f << "\n";
+  return false;
+}
+
+// Returns true when a packing was found.
+bool run_pack(const PackCommandOptions& o, Streams io) {
+  CsvContents csv = read_allocation_csv(o.input);
+  Problem problem{std::move(csv.buffers), 0, o.alignment};
+  const std::int64_t peak = peak_live_bytes(problem.buffers);
+  problem.capacity = o.capacity.value_or(peak);
+  if (!o.out.empty()) check_writable(o.out);
+  io.out << o.input << ": " << problem.buffers.size() << " buffers, peak live " << peak
+         << " bytes, capacity " << problem.capacity << (o.capacity ? "" : " (the peak)") << "\n";
+  const PackResult r = pack(problem, o.time_limit, o.greedy_only);
+  io.out << "greedy: best height " << r.greedy_height
+         << percent_over(r.greedy_height, problem.capacity) << "\n";
+  switch (r.outcome) {
+    case SearchOutcome::packed:
+      io.out << "packed by " << r.method << " in " << format_fixed(r.seconds, 2) << " s";
+      if (r.nodes > 0) io.out << " (" << r.nodes << " placements)";
+      io.out << ", height " << packing_height(problem.buffers, r.offsets) << "\n";
+      if (!o.out.empty()) {
+        write_file_atomically(o.out, allocation_csv(problem.buffers, r.offsets));
+        io.out << "wrote " << o.out << "\n";
+      }
+      return true;
+    case SearchOutcome::infeasible:
+      io.out << "no packing exists: "
+             << (r.method == "peak live bytes"
+                     ? "the peak live bytes exceed the capacity"
+                     : "the exact search ended without one (" + std::to_string(r.nodes) +
+                           " placements, " + format_fixed(r.seconds, 2) + " s)")
+             << "\n";
+      return false;
+    case SearchOutcome::time_limit:
+      io.out << "no packing found "
+             << (o.greedy_only ? "by the greedy packings (--greedy-only)"
+                               : "within the time limit of " + format_fixed(o.time_limit, 1) +
+                                     " s (" + std::to_string(r.nodes) + " placements)")
+             << "; whether one exists is unknown\n";
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+void add_pack_command(CLI::App& app, Streams io) {
+  auto o = std::make_shared<PackCommandOptions>();
+  auto* cmd = app.add_subcommand(
+      "pack",
+      "The allocation solver: offsets for buffers with fixed lifetimes and sizes (a CSV file "
+      "id,lower,upper,size) in a memory of a given capacity, or a proof that none exist; exit 0 "
+      "when packed or valid, 1 when not (docs/allocation.md)");
+  cmd->add_option("input", o->input, "The buffers (CSV: id,lower,upper,size[,offset])");
+  cmd->add_option("--capacity", o->capacity,
+                  "The memory's bytes (default: the peak live bytes, the least any packing needs; "
+                  "with --check: no limit; with --generate: 1048576)")
+      ->check(CLI::Range(std::int64_t{0}, kMaxValue));
+  cmd->add_option("--alignment", o->alignment, "Every offset a multiple of this (default 1)")
+      ->check(CLI::Range(std::int64_t{1}, kMaxValue));
+  cmd->add_option("--time-limit", o->time_limit,
+                  "Seconds for the whole solve, greedy and exact search (default 60)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("-o,--out", o->out,
+                  "Write the packing here (CSV with an offset column); with --generate, the "
+                  "problem");
+  cmd->add_flag("--greedy-only", o->greedy_only,
+                "Only the greedy packings (best fit and first fit over five orders)");
+  cmd->add_flag("--check", o->check,
+                "Check the packing in INPUT (its offset column) against the capacity and "
+                "alignment: exit 1 naming each fault");
+  cmd->add_option("--generate", o->generate,
+                  "Write a random zero-slack problem of this many buffers to -o (a packing "
+                  "exists at exactly its capacity)")
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--seed", o->seed, "The generator's seed (default 1)");
+  cmd->add_flag("--with-offsets", o->with_offsets,
+                "With --generate: also write the packing the problem was cut from");
+  cmd->callback([o, io] {
+    if (o->generate > 0) {
+      if (!o->input.empty()) throw InputError("--generate writes a problem: give no INPUT");
+      return run_generate(*o, io);
+    }
+    if (o->input.empty()) throw InputError("pack: give INPUT.csv (or --generate N)");
+    const bool ok = o->check ? run_check(*o, io) : run_pack(*o, io);
+    if (!ok) throw std::runtime_error(o->check ? "the packing is not valid" : "not packed");
+  });
+}
+
+}  // namespace memplace::cli

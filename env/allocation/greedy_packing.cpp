@@ -1,0 +1,117 @@
+#include "env/allocation/greedy_packing.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "env/allocation/packing_check.hpp"
+
+namespace memplace::allocation {
+
+std::string name_of(FitRule rule) {
+  return rule == FitRule::best_fit ? "best fit" : "first fit";
+}
+
+std::string name_of(BufferOrder order) {
+  switch (order) {
+    case BufferOrder::size:
+      return "size";
+    case BufferOrder::area:
+      return "area";
+    case BufferOrder::lifetime:
+      return "lifetime";
+    case BufferOrder::contention:
+      return "contention";
+    case BufferOrder::lower:
+      return "lower end";
+  }
+  return "?";
+}
+
+std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order) {
+  const std::size_t n = buffers.size();
+  // The key to sort by, descending (the lower end is negated: ascending).
+  std::vector<double> key(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Buffer& b = buffers[i];
+    const auto life = static_cast<double>(b.upper - b.lower);
+    switch (order) {
+      case BufferOrder::size:
+        key[i] = static_cast<double>(b.size);
+        break;
+      case BufferOrder::area:
+        key[i] = static_cast<double>(b.size) * life;
+        break;
+      case BufferOrder::lifetime:
+        key[i] = life;
+        break;
+      case BufferOrder::lower:
+        key[i] = -static_cast<double>(b.lower);
+        break;
+      case BufferOrder::contention:
+        for (const Buffer& c : buffers)
+          if (live_together(b, c)) key[i] += static_cast<double>(c.size);
+        break;
+    }
+  }
+  std::vector<int> positions(n);
+  std::iota(positions.begin(), positions.end(), 0);
+  std::stable_sort(positions.begin(), positions.end(),
+                   [&](int a, int b) { return key[a] > key[b]; });
+  return positions;
+}
+
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment) {
+  std::vector<std::int64_t> offsets(buffers.size(), 0);
+  std::vector<int> placed;
+  std::vector<std::pair<std::int64_t, std::int64_t>> taken;  // [begin, end) of live neighbours
+  for (const int i : order) {
+    const Buffer& b = buffers[i];
+    taken.clear();
+    for (const int j : placed)
+      if (live_together(b, buffers[j]) && buffers[j].size > 0)
+        taken.emplace_back(offsets[j], offsets[j] + buffers[j].size);
+    std::sort(taken.begin(), taken.end());
+    // Walk the gaps from the bottom; the space above the last neighbour is the gap of last resort.
+    std::int64_t chosen = -1;
+    std::int64_t chosen_gap = std::numeric_limits<std::int64_t>::max();
+    std::int64_t start = 0;  // the lowest byte not yet known to be taken
+    for (const auto& [begin, end] : taken) {
+      const std::int64_t at = align_up(start, alignment);
+      if (begin - at >= b.size) {
+        const std::int64_t gap = begin - at;
+        if (chosen < 0 || (rule == FitRule::best_fit && gap < chosen_gap)) {
+          chosen = at;
+          chosen_gap = gap;
+        }
+        if (rule == FitRule::first_fit) break;
+      }
+      start = std::max(start, end);
+    }
+    offsets[i] = chosen >= 0 ? chosen : align_up(start, alignment);
+    placed.push_back(i);
+  }
+  return offsets;
+}
+
+GreedyPacking best_greedy_packing(const Problem& problem, std::span<const FitRule> rules) {
+  GreedyPacking best;
+  bool have = false;
+  for (const BufferOrder order : kBufferOrders) {
+    const std::vector<int> positions = buffer_order(problem.buffers, order);
+    for (const FitRule rule : rules) {
+      std::vector<std::int64_t> offsets =
+          greedy_offsets(problem.buffers, positions, rule, problem.alignment);
+      const std::int64_t height = packing_height(problem.buffers, offsets);
+      if (!have || height < best.height) {
+        best = GreedyPacking{std::move(offsets), height, name_of(rule) + " by " + name_of(order)};
+        have = true;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace memplace::allocation

@@ -1,0 +1,49 @@
+// Greedy packings: buffers placed one at a time, each in a gap of the address space that stays free
+// for its whole life — best fit (the smallest gap it fits, as XLA's memory-space assignment and
+// TFLite Micro's planner do) or first fit (the lowest offset) — over several buffer orders. Fast,
+// and the reference the exact search is measured against (docs/allocation.md).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "env/allocation/problem.hpp"
+
+namespace memplace::allocation {
+
+enum class FitRule { best_fit, first_fit };
+inline constexpr FitRule kFitRules[] = {FitRule::best_fit, FitRule::first_fit};
+
+// The orders the greedy packings try, each descending with ties by position in the problem:
+// size; area (size x lifetime); lifetime; contention (bytes of the buffers live with it); and
+// lower end ascending (the order a program allocates in).
+enum class BufferOrder { size, area, lifetime, contention, lower };
+inline constexpr BufferOrder kBufferOrders[] = {BufferOrder::size, BufferOrder::area,
+                                                BufferOrder::lifetime, BufferOrder::contention,
+                                                BufferOrder::lower};
+
+std::string name_of(FitRule rule);
+std::string name_of(BufferOrder order);
+
+// The buffers' positions in `order`.
+std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order);
+
+// Offsets for the buffers, placed in `order` by `rule`, ignoring the capacity (the packing's height
+// says whether it fits); offsets are multiples of `alignment`.
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment);
+
+struct GreedyPacking {
+  std::vector<std::int64_t> offsets;
+  std::int64_t height = 0;  // packing_height of the offsets
+  std::string method;       // e.g. "best fit by size"
+};
+
+// The lowest packing over `rules` x every order (ties: the first in that order).
+GreedyPacking best_greedy_packing(const Problem& problem,
+                                  std::span<const FitRule> rules = kFitRules);
+
+}  // namespace memplace::allocation

@@ -1,0 +1,28 @@
+// `memplace pack`'s solver: the greedy portfolio first (milliseconds), then the exact search for
+// what is left of the time limit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "env/allocation/exact_search.hpp"
+#include "env/allocation/problem.hpp"
+
+namespace memplace::allocation {
+
+struct PackResult {
+  SearchOutcome outcome = SearchOutcome::time_limit;
+  std::vector<std::int64_t> offsets;  // when packed
+  std::string method;     // what decided it: "best fit by size", "exact search", "peak live bytes"
+  std::int64_t peak = 0;  // peak live bytes: the capacity no packing can go below
+  std::int64_t greedy_height = 0;  // the best greedy packing's height
+  std::uint64_t nodes = 0;         // the exact search's placements (0 if it did not run)
+  double seconds = 0;              // wall time of the whole
+};
+
+// Packs `problem` (check_problem first) within `time_limit_seconds`; with `greedy_only`, never
+// runs the exact search (then a problem the greedy packings do not fit ends at time_limit).
+PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only = false);
+
+}  // namespace memplace::allocation

@@ -1,0 +1,66 @@
+#include "env/allocation/problem.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "base/errors.hpp"
+
+namespace memplace::allocation {
+
+std::int64_t peak_live_bytes(std::span<const Buffer> buffers) {
+  // +size at lower, -size at upper; at equal steps the ends go first (half-open lifetimes).
+  std::vector<std::pair<std::int64_t, std::int64_t>> events;
+  events.reserve(2 * buffers.size());
+  for (const Buffer& b : buffers) {
+    events.emplace_back(b.lower, b.size);
+    events.emplace_back(b.upper, -b.size);
+  }
+  std::sort(events.begin(), events.end());
+  std::int64_t live = 0;
+  std::int64_t peak = 0;
+  for (const auto& [step, delta] : events) {
+    live += delta;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+Sections time_sections(std::span<const Buffer> buffers) {
+  Sections s;
+  for (const Buffer& b : buffers) {
+    s.cuts.push_back(b.lower);
+    s.cuts.push_back(b.upper);
+  }
+  std::sort(s.cuts.begin(), s.cuts.end());
+  s.cuts.erase(std::unique(s.cuts.begin(), s.cuts.end()), s.cuts.end());
+  const auto index = [&](std::int64_t step) {
+    return static_cast<int>(std::lower_bound(s.cuts.begin(), s.cuts.end(), step) - s.cuts.begin());
+  };
+  for (const Buffer& b : buffers) {
+    s.first.push_back(index(b.lower));
+    s.last.push_back(index(b.upper));
+  }
+  return s;
+}
+
+void check_problem(const Problem& problem) {
+  const auto fail = [](const std::string& what) { throw InputError(what); };
+  if (problem.capacity < 0 || problem.capacity > kMaxValue)
+    fail("capacity: must be in [0, 10^15], got " + std::to_string(problem.capacity));
+  if (problem.alignment < 1 || problem.alignment > kMaxValue)
+    fail("alignment: must be in [1, 10^15], got " + std::to_string(problem.alignment));
+  std::unordered_set<std::string> ids;
+  for (const Buffer& b : problem.buffers) {
+    const std::string where = "buffer " + b.id + ": ";
+    if (b.lower < 0 || b.lower > kMaxValue)
+      fail(where + "lower: must be in [0, 10^15], got " + std::to_string(b.lower));
+    if (b.upper <= b.lower || b.upper > kMaxValue)
+      fail(where + "upper: must be above lower (" + std::to_string(b.lower) +
+           ") and at most 10^15, got " + std::to_string(b.upper));
+    if (b.size < 0 || b.size > kMaxValue)
+      fail(where + "size: must be in [0, 10^15], got " + std::to_string(b.size));
+    if (!ids.insert(b.id).second) fail(where + "id: appears twice");
+  }
+}
+
+}  // namespace memplace::allocation

@@ -1,0 +1,61 @@
+// The allocation problem (docs/allocation.md): buffers with fixed lifetimes and sizes, to be given
+// offsets in one memory of a fixed capacity so that no two buffers live at the same time share a
+// byte. A packing is the offsets, one per buffer, in the problem's order.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace memplace::allocation {
+
+// One buffer: live in the steps [lower, upper) (half-open, as in the published allocation
+// benchmarks), occupying [offset, offset + size) once placed.
+struct Buffer {
+  std::string id;
+  std::int64_t lower = 0;
+  std::int64_t upper = 0;
+  std::int64_t size = 0;
+
+  friend bool operator==(const Buffer&, const Buffer&) = default;
+};
+
+struct Problem {
+  std::vector<Buffer> buffers;
+  std::int64_t capacity = 0;   // the memory's bytes: every offset + size must fit below it
+  std::int64_t alignment = 1;  // every offset a multiple of it
+};
+
+// Whether two buffers are live at a common step.
+inline bool live_together(const Buffer& a, const Buffer& b) {
+  return a.lower < b.upper && b.lower < a.upper;
+}
+
+// The most bytes live at one step: no packing fits a capacity below it.
+std::int64_t peak_live_bytes(std::span<const Buffer> buffers);
+
+// `value` rounded up to a multiple of `alignment` (> 0).
+inline std::int64_t align_up(std::int64_t value, std::int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// The time axis cut at every buffer's lower and upper end: section s is the steps
+// [cuts[s], cuts[s + 1]), and buffer i covers sections [first[i], last[i]).
+struct Sections {
+  std::vector<std::int64_t> cuts;
+  std::vector<int> first;
+  std::vector<int> last;
+  int count() const { return cuts.empty() ? 0 : static_cast<int>(cuts.size()) - 1; }
+};
+Sections time_sections(std::span<const Buffer> buffers);
+
+// The largest value a lower, upper, size, capacity or alignment may take: sums over a million
+// buffers stay far from overflow.
+inline constexpr std::int64_t kMaxValue = 1'000'000'000'000'000;  // 10^15
+
+// Checks the problem's own invariants (lower >= 0, upper > lower, size >= 0, capacity >= 0,
+// alignment >= 1, values <= kMaxValue, distinct ids); throws InputError naming the buffer.
+void check_problem(const Problem& problem);
+
+}  // namespace memplace::allocation

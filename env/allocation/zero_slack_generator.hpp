@@ -1,0 +1,25 @@
+// Random zero-slack allocation problems (a test tool and the benchmark of docs/allocation.md):
+// buffers cut out of a full time x address rectangle, so that at every step the live buffers fill
+// the capacity exactly (the peak equals the capacity, no byte to spare) and a packing exists — the
+// one they were cut from. Such problems are where greedy packers fail and exact search is needed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "env/allocation/problem.hpp"
+
+namespace memplace::allocation {
+
+struct ZeroSlackProblem {
+  Problem problem;                    // ids "0", "1", ... in a random order
+  std::vector<std::int64_t> offsets;  // the packing it was cut from
+};
+
+// `buffers` >= 1 buffers in a memory of `capacity` >= `buffers` bytes. The address space is a row
+// of segments, each a buffer; at every step a few neighbouring segments end and their range is cut
+// anew into 1-3 new buffers, until `buffers` have been made. About buffers / 16 buffers are live
+// at once. The same arguments give the same problem on any machine.
+ZeroSlackProblem generate_zero_slack(int buffers, std::int64_t capacity, std::uint64_t seed);
+
+}  // namespace memplace::allocation

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The figures of docs/allocation.md: `memplace pack` on generated zero-slack problems (and on any
+# other CSV files given), greedy against exact, as a markdown table.
+#
+# Usage: scripts/pack-figures.sh MEMPLACE TIME_LIMIT_SECONDS [FILE.csv:CAPACITY ...]
+# Run it alone on a quiet machine, one core: taskset -c 1 scripts/pack-figures.sh ...
+set -eu
+memplace=$1
+limit=$2
+shift 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "| problem | buffers | best greedy over the capacity | exact search | placements | seconds |"
+echo "|---|---:|---:|---|---:|---:|"
+row() {  # row NAME FILE CAPACITY
+  local log="$work/log"
+  "$memplace" pack "$2" --capacity "$3" --time-limit "$limit" > "$log" 2>&1 || true
+  local buffers over verdict placements seconds
+  buffers=$(sed -n 's/.*: \([0-9]*\) buffers,.*/\1/p' "$log")
+  over=$(sed -n 's/.*(\(-\{0,1\}[0-9.]* %\) over the capacity).*/\1/p' "$log" | head -1)
+  if grep -q "packed by exact search" "$log"; then
+    verdict=packed
+    placements=$(sed -n 's/.*(\([0-9]*\) placements).*/\1/p' "$log")
+    seconds=$(sed -n 's/.*packed by exact search in \([0-9.]*\) s.*/\1/p' "$log")
+  elif grep -q "packed by" "$log"; then
+    verdict="(greedy packed it)"; placements=0
+    seconds=$(sed -n 's/.*in \([0-9.]*\) s.*/\1/p' "$log")
+  elif grep -q "no packing exists" "$log"; then
+    verdict="proved infeasible"
+    placements=$(sed -n 's/.*(\([0-9]*\) placements.*/\1/p' "$log")
+    seconds=$(sed -n 's/.*placements, \([0-9.]*\) s).*/\1/p' "$log")
+  else
+    verdict="time limit"
+    placements=$(sed -n 's/.*s (\([0-9]*\) placements).*/\1/p' "$log"); seconds=$limit
+  fi
+  echo "| $1 | $buffers | $over | $verdict | $placements | $seconds |"
+}
+for buffers in 60 100 150 300 450; do
+  for seed in 1 2 3; do
+    "$memplace" pack --generate "$buffers" --seed "$seed" -o "$work/z.csv" > /dev/null
+    row "zero-slack $buffers, seed $seed" "$work/z.csv" 1048576
+  done
+done
+for spec in "$@"; do
+  row "$(basename "${spec%:*}")" "${spec%:*}" "${spec##*:}"
+done

@@ -1,0 +1,149 @@
+// The allocation solver (env/allocation): the checker on hand-made packings, the greedy rules on a
+// hand case, the exact search against brute force on every small random problem, and the
+// zero-slack generator's promises.
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "base/rng.hpp"
+#include "env/allocation/exact_search.hpp"
+#include "env/allocation/greedy_packing.hpp"
+#include "env/allocation/packer.hpp"
+#include "env/allocation/packing_check.hpp"
+#include "env/allocation/zero_slack_generator.hpp"
+
+namespace memplace::allocation {
+namespace {
+
+TEST_CASE("packing checker: each fault named, a valid packing passes") {
+  // a and b live together in steps [2, 4); c only after both.
+  Problem p{{{"a", 0, 4, 4}, {"b", 2, 6, 4}, {"c", 6, 8, 8}}, 8, 2};
+  CHECK(packing_faults(p, std::vector<std::int64_t>{0, 4, 0}).empty());
+  CHECK(packing_height(p.buffers, std::vector<std::int64_t>{0, 4, 0}) == 8);
+  CHECK(packing_faults(p, std::vector<std::int64_t>{0, 2, 0}) ==
+        std::vector<std::string>{
+            "buffers a and b are live together in steps [2, 4) and share the bytes [2, 4)"});
+  CHECK(packing_faults(p, std::vector<std::int64_t>{0, 5, 0}) ==
+        std::vector<std::string>{"buffer b: offset 5 is not a multiple of 2",
+                                 "buffer b: [5, 9) ends above the capacity 8"});
+  CHECK(packing_faults(p, std::vector<std::int64_t>{0, 4, -2}) ==
+        std::vector<std::string>{"buffer c: offset -2 is negative"});
+}
+
+TEST_CASE("peak live bytes: lifetimes are half-open") {
+  const std::vector<Buffer> buffers{{"a", 0, 2, 5}, {"b", 2, 4, 7}, {"c", 1, 3, 1}};
+  CHECK(peak_live_bytes(buffers) == 8);  // b and c at step 2; a ends as b starts
+}
+
+TEST_CASE("greedy packing: best fit takes the tightest hole, first fit the lowest") {
+  // a at 0, h6 at 2, b at 8, h2 at 10, c at 12; once h6 and h2 end, e (2 bytes, step 3) sees the
+  // holes [2, 8) and [10, 12).
+  const std::vector<Buffer> buffers{{"a", 0, 9, 2},  {"h6", 0, 1, 6}, {"b", 0, 9, 2},
+                                    {"h2", 0, 1, 2}, {"c", 0, 9, 1},  {"e", 3, 4, 2}};
+  const std::vector<int> order{0, 1, 2, 3, 4, 5};
+  CHECK(greedy_offsets(buffers, order, FitRule::best_fit, 1)[5] == 10);
+  CHECK(greedy_offsets(buffers, order, FitRule::first_fit, 1) ==
+        std::vector<std::int64_t>{0, 2, 8, 10, 12, 2});
+  // Offsets are rounded up to the alignment: b starts at 4, not 3.
+  const std::vector<Buffer> two{{"a", 0, 2, 3}, {"b", 0, 2, 2}};
+  CHECK(greedy_offsets(two, std::vector<int>{0, 1}, FitRule::best_fit, 4) ==
+        std::vector<std::int64_t>{0, 4});
+}
+
+// Whether any offsets in [0, capacity - size], multiples of the alignment, pack the problem.
+bool brute_force_packable(const Problem& p) {
+  std::vector<std::int64_t> offsets(p.buffers.size(), 0);
+  std::function<bool(std::size_t)> place = [&](std::size_t i) {
+    if (i == p.buffers.size()) return true;
+    for (std::int64_t o = 0; o + p.buffers[i].size <= p.capacity; o += p.alignment) {
+      offsets[i] = o;
+      bool clash = false;
+      for (std::size_t j = 0; j < i && !clash; ++j)
+        clash = live_together(p.buffers[i], p.buffers[j]) && p.buffers[i].size > 0 &&
+                p.buffers[j].size > 0 && offsets[i] < offsets[j] + p.buffers[j].size &&
+                offsets[j] < offsets[i] + p.buffers[i].size;
+      if (!clash && place(i + 1)) return true;
+    }
+    return false;
+  };
+  return place(0);
+}
+
+TEST_CASE("exact search: agrees with brute force on 3,000 small random problems") {
+  Rng rng(11);
+  int packed = 0;
+  int infeasible_under_peak = 0;  // the cases a peak check alone would get wrong
+  for (int trial = 0; trial < 3000; ++trial) {
+    Problem p;
+    const int n = 2 + static_cast<int>(rng.uniform(6));
+    for (int i = 0; i < n; ++i) {
+      const auto lower = static_cast<std::int64_t>(rng.uniform(6));
+      p.buffers.push_back(Buffer{std::to_string(i), lower,
+                                 lower + 1 + static_cast<std::int64_t>(rng.uniform(4)),
+                                 static_cast<std::int64_t>(rng.uniform(5))});
+    }
+    p.alignment = rng.uniform(4) == 0 ? 2 : 1;
+    p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
+    const bool expected = brute_force_packable(p);
+    const ExactSearchResult r = exact_search(p, 60);
+    CAPTURE(trial);
+    REQUIRE(r.outcome != SearchOutcome::time_limit);
+    REQUIRE((r.outcome == SearchOutcome::packed) == expected);
+    if (expected) {
+      CHECK(packing_faults(p, r.offsets).empty());
+      ++packed;
+    } else if (peak_live_bytes(p.buffers) <= p.capacity) {
+      ++infeasible_under_peak;
+    }
+  }
+  CHECK(packed > 1000);
+  CHECK(infeasible_under_peak > 20);
+}
+
+TEST_CASE("zero-slack generator: the peak is the capacity, every step full, the packing it hides") {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const ZeroSlackProblem z = generate_zero_slack(200, 1 << 16, seed);
+    REQUIRE(z.problem.buffers.size() == 200);
+    CHECK(z.problem.capacity == 1 << 16);
+    CHECK(peak_live_bytes(z.problem.buffers) == 1 << 16);
+    CHECK(packing_faults(z.problem, z.offsets).empty());
+    // Full at every step: the live bytes equal the capacity from the first step to the last.
+    const Sections s = time_sections(z.problem.buffers);
+    std::vector<std::int64_t> live(s.count(), 0);
+    for (std::size_t i = 0; i < z.problem.buffers.size(); ++i)
+      for (int k = s.first[i]; k < s.last[i]; ++k)
+        live[k] += z.problem.buffers[i].size;
+    for (const std::int64_t bytes : live)
+      CHECK(bytes == 1 << 16);
+  }
+  CHECK(generate_zero_slack(50, 1000, 7).problem.buffers ==
+        generate_zero_slack(50, 1000, 7).problem.buffers);
+  CHECK(generate_zero_slack(50, 1000, 7).problem.buffers !=
+        generate_zero_slack(50, 1000, 8).problem.buffers);
+}
+
+TEST_CASE("pack: zero-slack problems the greedy packings cannot fit, packed exactly") {
+  int beyond_greedy = 0;
+  for (const std::uint64_t seed : {1, 2, 3, 4}) {
+    const ZeroSlackProblem z = generate_zero_slack(60, 1 << 12, seed);
+    const PackResult r = pack(z.problem, 60);
+    CAPTURE(seed);
+    REQUIRE(r.outcome == SearchOutcome::packed);
+    CHECK(packing_faults(z.problem, r.offsets).empty());
+    CHECK(r.peak == 1 << 12);
+    beyond_greedy += r.greedy_height > z.problem.capacity;
+  }
+  CHECK(beyond_greedy > 0);
+}
+
+TEST_CASE("pack: a peak above the capacity is infeasible at once; greedy-only stops there") {
+  const ZeroSlackProblem z = generate_zero_slack(40, 1 << 10, 5);
+  Problem tight = z.problem;
+  tight.capacity -= 1;
+  const PackResult r = pack(tight, 60);
+  CHECK(r.outcome == SearchOutcome::infeasible);
+  CHECK(r.method == "peak live bytes");
+}
+
+}  // namespace
+}  // namespace memplace::allocation

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# memplace pack (docs/allocation.md): a generated zero-slack problem is packed at its capacity and
+# the packing passes --check; a tampered packing fails --check (exit 1, naming the buffers); an
+# infeasible problem is proven so (exit 1); malformed CSV files and bad options exit 2 naming the
+# line and field.
+#
+# Usage: pack.sh path/to/memplace   (run from the repository root)
+set -u
+memplace=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect CODE TEXT COMMAND...: the command exits CODE and says TEXT.
+source "$(dirname "$0")/expect.sh"
+
+expect 0 "wrote $work/z.csv: 60 buffers" "$memplace" pack --generate 60 --seed 3 --capacity 4096 -o "$work/z.csv"
+expect 0 "packed by exact search" "$memplace" pack "$work/z.csv" -o "$work/packed.csv"
+expect 0 "a valid packing" "$memplace" pack --check "$work/packed.csv" --capacity 4096
+head -1 "$work/packed.csv" | grep -qx "id,lower,upper,size,offset" || fail "packed.csv has no offset column"
+# The generator's own packing checks too, and the same seed gives the same file.
+expect 0 "wrote" "$memplace" pack --generate 60 --seed 3 --capacity 4096 --with-offsets -o "$work/hidden.csv"
+expect 0 "a valid packing" "$memplace" pack --check "$work/hidden.csv" --capacity 4096
+cut -d, -f1-4 "$work/hidden.csv" | cmp -s - "$work/z.csv" || fail "--with-offsets changed the problem"
+
+# A tampered packing: the first buffer moved onto the bytes of a buffer live with it.
+python3 - "$work/packed.csv" "$work/bad.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+a = rows[0]
+for b in rows[1:]:
+    if int(a["lower"]) < int(b["upper"]) and int(b["lower"]) < int(a["upper"]):
+        a["offset"] = b["offset"]
+        break
+with open(sys.argv[2], "w") as f:
+    w = csv.DictWriter(f, fieldnames=["id", "lower", "upper", "size", "offset"], lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+PY
+expect 1 "NOT a valid packing" "$memplace" pack --check "$work/bad.csv" --capacity 4096
+expect 1 "share the bytes" "$memplace" pack --check "$work/bad.csv"
+expect 1 "ends above the capacity" "$memplace" pack --check "$work/packed.csv" --capacity 100
+
+# Infeasible: a capacity below the peak, and one the search must refute: three 1-byte buffers live
+# together need three offsets that are multiples of 2, and 4 bytes have two.
+expect 1 "the peak live bytes exceed the capacity" "$memplace" pack "$work/z.csv" --capacity 4095
+printf 'id,lower,upper,size\na,0,2,1\nb,0,3,1\nc,1,2,1\n' > "$work/refute.csv"
+expect 1 "no packing exists: the exact search ended without one" "$memplace" pack "$work/refute.csv" --capacity 4 --alignment 2
+expect 0 "packed" "$memplace" pack "$work/refute.csv" --capacity 5 --alignment 2
+
+# Malformed files and bad options.
+printf 'id,lower,upper\n0,0,1\n' > "$work/m1.csv"
+expect 2 "m1.csv:1: missing column 'size'" "$memplace" pack "$work/m1.csv"
+printf 'id,lower,upper,size\n0,0,1,-5\n' > "$work/m2.csv"
+expect 2 "m2.csv:2: size: negative: -5" "$memplace" pack "$work/m2.csv"
+printf 'id,lower,upper,size\n0,4,2,5\n' > "$work/m3.csv"
+expect 2 "m3.csv:2: upper: 2 is not above lower (4)" "$memplace" pack "$work/m3.csv"
+printf 'id,lower,upper,size\n0,0,two,5\n' > "$work/m4.csv"
+expect 2 "m4.csv:2: upper: not an integer: 'two'" "$memplace" pack "$work/m4.csv"
+printf 'id,lower,upper,size\n0,0,2,5\n0,1,2,5\n' > "$work/m5.csv"
+expect 2 "m5.csv:3: id: '0' already on line 2" "$memplace" pack "$work/m5.csv"
+expect 2 "--check needs an offset column" "$memplace" pack --check "$work/z.csv"
+expect 2 "cannot read the file" "$memplace" pack "$work/missing.csv"
+expect 2 "--time-limit" "$memplace" pack "$work/z.csv" --time-limit -1
+expect 2 "--alignment" "$memplace" pack "$work/z.csv" --alignment 0
+expect 2 "cannot write" "$memplace" pack "$work/z.csv" -o "$work/no/such/folder/out.csv"
+expect 2 "--generate: needs -o FILE.csv" "$memplace" pack --generate 10
+echo "pack: ok"
