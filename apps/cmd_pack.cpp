@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "apps/commands.hpp"
+#include "apps/shared/progress.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
@@ -82,8 +83,21 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
   problem.capacity = o.capacity.value_or(peak);
   if (!o.out.empty()) check_writable(o.out);
   io.out << o.input << ": " << problem.buffers.size() << " buffers, peak live " << peak
-         << " bytes, capacity " << problem.capacity << (o.capacity ? "" : " (the peak)") << "\n";
-  const PackResult r = pack(problem, o.time_limit, o.greedy_only);
+         << " bytes, capacity " << problem.capacity << (o.capacity ? "" : " (the peak)")
+         << std::endl;
+  // The search's progress on stderr: redrawn on a terminal, a line every 10 s otherwise.
+  const bool terminal = is_terminal(2);
+  bool drawn = false;
+  const auto show = [&](const SearchProgress& p) {
+    if (!terminal && static_cast<int>(p.seconds) % 10 != 0) return;
+    io.err << (terminal ? "\r" : "") << "exact search: " << format_fixed(p.seconds, 0) << " s of "
+           << format_fixed(o.time_limit, 0) << ", " << p.nodes << " placements, at most "
+           << p.deepest << " of " << p.buffers << " buffers placed" << (terminal ? "" : "\n")
+           << std::flush;
+    drawn = terminal;
+  };
+  const PackResult r = pack(problem, o.time_limit, o.greedy_only, show);
+  if (drawn) io.err << "\n";
   io.out << "greedy: best height " << r.greedy_height
          << percent_over(r.greedy_height, problem.capacity) << "\n";
   switch (r.outcome) {

@@ -15,8 +15,9 @@ constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
 class Search {
  public:
-  Search(const Problem& problem, double time_limit_seconds)
+  Search(const Problem& problem, double time_limit_seconds, const SearchProgressCallback& progress)
       : problem_(problem),
+        progress_(progress),
         capacity_(problem.capacity),
         alignment_(problem.alignment),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -60,11 +61,12 @@ class Search {
   }
 
   ExactSearchResult run() {
-    const Clock::time_point start = Clock::now();
+    start_ = Clock::now();
+    next_report_ = start_ + std::chrono::seconds(1);
     ExactSearchResult result;
     result.outcome = search();
     result.nodes = nodes_;
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     if (result.outcome == SearchOutcome::packed) {
       result.offsets.assign(problem_.buffers.size(), 0);
       for (int i = 0; i < n_; ++i)
@@ -245,7 +247,16 @@ class Search {
       frame.trying = k;
       --unplaced;
       ++nodes_;
-      if ((nodes_ & 1023) == 0 && Clock::now() > deadline_) return SearchOutcome::time_limit;
+      deepest_ = std::max(deepest_, depth + 1);
+      if ((nodes_ & 1023) == 0) {
+        const Clock::time_point now = Clock::now();
+        if (now > deadline_) return SearchOutcome::time_limit;
+        if (progress_ && now >= next_report_) {
+          next_report_ = now + std::chrono::seconds(1);
+          progress_(SearchProgress{nodes_, deepest_, n_,
+                                   std::chrono::duration<double>(now - start_).count()});
+        }
+      }
       if (!place(k)) continue;
       if (unplaced == 0) return SearchOutcome::packed;
       Frame& child = frames_[++depth];
@@ -257,6 +268,10 @@ class Search {
   }
 
   const Problem& problem_;
+  const SearchProgressCallback& progress_;
+  Clock::time_point start_;
+  Clock::time_point next_report_;
+  int deepest_ = 0;
   std::int64_t capacity_;
   std::int64_t alignment_;
   Clock::time_point deadline_;
@@ -286,8 +301,9 @@ class Search {
 
 }  // namespace
 
-ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds) {
-  return Search(problem, time_limit_seconds).run();
+ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds,
+                               const SearchProgressCallback& progress) {
+  return Search(problem, time_limit_seconds, progress).run();
 }
 
 }  // namespace memplace::allocation

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "env/allocation/problem.hpp"
@@ -30,8 +31,19 @@ struct ExactSearchResult {
   double seconds = 0;
 };
 
-// Searches for a packing of `problem` within `time_limit_seconds` of wall time. Deterministic: the
-// same problem gives the same packing whatever the machine, unless the time limit cuts it short.
-ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds);
+// Where a running search is, for a progress display.
+struct SearchProgress {
+  std::uint64_t nodes = 0;
+  int deepest = 0;  // the most buffers placed at once so far
+  int buffers = 0;  // of this many (those with bytes)
+  double seconds = 0;
+};
+using SearchProgressCallback = std::function<void(const SearchProgress&)>;
+
+// Searches for a packing of `problem` within `time_limit_seconds` of wall time, calling `progress`
+// (if set) about once a second. Deterministic: the same problem gives the same packing whatever the
+// machine, unless the time limit cuts it short.
+ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds,
+                               const SearchProgressCallback& progress = {});
 
 }  // namespace memplace::allocation

@@ -6,7 +6,8 @@
 
 namespace memplace::allocation {
 
-PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only) {
+PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only,
+                const SearchProgressCallback& progress) {
   check_problem(problem);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -24,7 +25,7 @@ PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_o
     result.offsets = std::move(greedy.offsets);
     result.method = greedy.method;
   } else if (!greedy_only) {
-    ExactSearchResult exact = exact_search(problem, time_limit_seconds - elapsed());
+    ExactSearchResult exact = exact_search(problem, time_limit_seconds - elapsed(), progress);
     result.outcome = exact.outcome;
     result.offsets = std::move(exact.offsets);
     result.nodes = exact.nodes;

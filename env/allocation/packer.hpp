@@ -23,6 +23,8 @@ struct PackResult {
 
 // Packs `problem` (check_problem first) within `time_limit_seconds`; with `greedy_only`, never
 // runs the exact search (then a problem the greedy packings do not fit ends at time_limit).
-PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only = false);
+// `progress` is the exact search's.
+PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only = false,
+                const SearchProgressCallback& progress = {});
 
 }  // namespace memplace::allocation
