@@ -30,10 +30,7 @@ class Search {
       }
     n_ = static_cast<int>(buffers_.size());
     sections_ = time_sections(buffers_);
-    neighbours_.resize(n_);
-    for (int i = 0; i < n_; ++i)
-      for (int j = 0; j < n_; ++j)
-        if (i != j && live_together(buffers_[i], buffers_[j])) neighbours_[i].push_back(j);
+    neighbours_ = live_neighbours(buffers_);
     rank_ = tie_break_ranks();
     twin_before_ = twins();
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<int>> lifetimes;

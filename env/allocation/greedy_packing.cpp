@@ -30,6 +30,9 @@ std::string name_of(BufferOrder order) {
 
 std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order) {
   const std::size_t n = buffers.size();
+  const std::vector<std::vector<int>> neighbours = order == BufferOrder::contention
+                                                       ? live_neighbours(buffers)
+                                                       : std::vector<std::vector<int>>(n);
   // The key to sort by, descending (the lower end is negated: ascending).
   std::vector<double> key(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -49,8 +52,9 @@ std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order
         key[i] = -static_cast<double>(b.lower);
         break;
       case BufferOrder::contention:
-        for (const Buffer& c : buffers)
-          if (live_together(b, c)) key[i] += static_cast<double>(c.size);
+        key[i] = static_cast<double>(b.size);
+        for (const int j : neighbours[i])
+          key[i] += static_cast<double>(buffers[j].size);
         break;
     }
   }
@@ -64,14 +68,21 @@ std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order
 std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
                                          std::span<const int> order, FitRule rule,
                                          std::int64_t alignment) {
+  return greedy_offsets(buffers, order, rule, alignment, live_neighbours(buffers));
+}
+
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment,
+                                         const std::vector<std::vector<int>>& neighbours) {
   std::vector<std::int64_t> offsets(buffers.size(), 0);
-  std::vector<int> placed;
+  std::vector<char> placed(buffers.size(), 0);
   std::vector<std::pair<std::int64_t, std::int64_t>> taken;  // [begin, end) of live neighbours
   for (const int i : order) {
     const Buffer& b = buffers[i];
     taken.clear();
-    for (const int j : placed)
-      if (live_together(b, buffers[j]) && buffers[j].size > 0)
+    for (const int j : neighbours[i])
+      if (placed[j] && buffers[j].size > 0)
         taken.emplace_back(offsets[j], offsets[j] + buffers[j].size);
     std::sort(taken.begin(), taken.end());
     // Walk the gaps from the bottom; the space above the last neighbour is the gap of last resort.
@@ -91,19 +102,20 @@ std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
       start = std::max(start, end);
     }
     offsets[i] = chosen >= 0 ? chosen : align_up(start, alignment);
-    placed.push_back(i);
+    placed[i] = 1;
   }
   return offsets;
 }
 
 GreedyPacking best_greedy_packing(const Problem& problem, std::span<const FitRule> rules) {
+  const std::vector<std::vector<int>> neighbours = live_neighbours(problem.buffers);
   GreedyPacking best;
   bool have = false;
   for (const BufferOrder order : kBufferOrders) {
     const std::vector<int> positions = buffer_order(problem.buffers, order);
     for (const FitRule rule : rules) {
       std::vector<std::int64_t> offsets =
-          greedy_offsets(problem.buffers, positions, rule, problem.alignment);
+          greedy_offsets(problem.buffers, positions, rule, problem.alignment, neighbours);
       const std::int64_t height = packing_height(problem.buffers, offsets);
       if (!have || height < best.height) {
         best = GreedyPacking{std::move(offsets), height, name_of(rule) + " by " + name_of(order)};

@@ -35,6 +35,11 @@ std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order
 std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
                                          std::span<const int> order, FitRule rule,
                                          std::int64_t alignment);
+// The same with the buffers' live_neighbours already known.
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment,
+                                         const std::vector<std::vector<int>>& neighbours);
 
 struct GreedyPacking {
   std::vector<std::int64_t> offsets;

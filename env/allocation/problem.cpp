@@ -1,6 +1,7 @@
 #include "env/allocation/problem.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_set>
 
 #include "base/errors.hpp"
@@ -23,6 +24,26 @@ std::int64_t peak_live_bytes(std::span<const Buffer> buffers) {
     peak = std::max(peak, live);
   }
   return peak;
+}
+
+std::vector<std::vector<int>> live_neighbours(std::span<const Buffer> buffers) {
+  std::vector<int> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return buffers[a].lower < buffers[b].lower; });
+  std::vector<std::vector<int>> neighbours(buffers.size());
+  std::vector<int> live;  // started before the current buffer; pruned as they end
+  for (const int i : order) {
+    std::erase_if(live, [&](int j) { return buffers[j].upper <= buffers[i].lower; });
+    for (const int j : live) {
+      neighbours[i].push_back(j);
+      neighbours[j].push_back(i);
+    }
+    live.push_back(i);
+  }
+  for (std::vector<int>& list : neighbours)
+    std::sort(list.begin(), list.end());
+  return neighbours;
 }
 
 Sections time_sections(std::span<const Buffer> buffers) {

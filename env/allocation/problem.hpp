@@ -32,6 +32,10 @@ inline bool live_together(const Buffer& a, const Buffer& b) {
   return a.lower < b.upper && b.lower < a.upper;
 }
 
+// For each buffer, the positions of the others live with it, ascending: a sweep over the lower
+// ends, so O(n log n + pairs) rather than a test of every pair.
+std::vector<std::vector<int>> live_neighbours(std::span<const Buffer> buffers);
+
 // The most bytes live at one step: no packing fits a capacity below it.
 std::int64_t peak_live_bytes(std::span<const Buffer> buffers);
 
