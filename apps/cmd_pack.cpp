@@ -25,6 +25,7 @@ struct PackCommandOptions {
   std::optional<std::int64_t> capacity;
   std::int64_t alignment = 1;
   double time_limit = 60;
+  std::uint64_t max_placements = 0;
   bool greedy_only = false;
   bool check = false;
   int generate = 0;
@@ -96,7 +97,7 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
            << std::flush;
     drawn = terminal;
   };
-  const PackResult r = pack(problem, o.time_limit, o.greedy_only, show);
+  const PackResult r = pack(problem, {o.time_limit, o.max_placements}, o.greedy_only, show);
   if (drawn) io.err << "\n";
   io.out << "greedy: best height " << r.greedy_height
          << percent_over(r.greedy_height, problem.capacity) << "\n";
@@ -118,11 +119,13 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
                            " placements, " + format_fixed(r.seconds, 2) + " s)")
              << "\n";
       return false;
-    case SearchOutcome::time_limit:
+    case SearchOutcome::limit:
       io.out << "no packing found "
-             << (o.greedy_only ? "by the greedy packings (--greedy-only)"
-                               : "within the time limit of " + format_fixed(o.time_limit, 1) +
-                                     " s (" + std::to_string(r.nodes) + " placements)")
+             << (o.greedy_only ? std::string("by the greedy packings (--greedy-only)")
+                 : o.max_placements > 0 && r.nodes == o.max_placements
+                     ? "within the limit of " + std::to_string(o.max_placements) + " placements"
+                     : "within the time limit of " + format_fixed(o.time_limit, 1) + " s (" +
+                           std::to_string(r.nodes) + " placements)")
              << "; whether one exists is unknown\n";
       return false;
   }
@@ -148,6 +151,9 @@ void add_pack_command(CLI::App& app, Streams io) {
   cmd->add_option("--time-limit", o->time_limit,
                   "Seconds for the whole solve, greedy and exact search (default 60)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-placements", o->max_placements,
+                  "Stop the exact search after this many placements (default: no limit); unlike "
+                  "the time limit, the same on any machine");
   cmd->add_option("-o,--out", o->out,
                   "Write the packing here (CSV with an offset column); with --generate, the "
                   "problem");

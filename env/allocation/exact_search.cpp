@@ -15,13 +15,14 @@ constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
 class Search {
  public:
-  Search(const Problem& problem, double time_limit_seconds, const SearchProgressCallback& progress)
+  Search(const Problem& problem, const SearchLimits& limits, const SearchProgressCallback& progress)
       : problem_(problem),
         progress_(progress),
         capacity_(problem.capacity),
         alignment_(problem.alignment),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(time_limit_seconds))) {
+                                     std::chrono::duration<double>(limits.seconds))),
+        max_placements_(limits.placements) {
     // Buffers of no bytes take offset 0 and no part in the search.
     for (std::size_t i = 0; i < problem.buffers.size(); ++i)
       if (problem.buffers[i].size > 0) {
@@ -243,11 +244,12 @@ class Search {
       frame.mark = trail_.size();
       frame.trying = k;
       --unplaced;
+      if (nodes_ == max_placements_ && max_placements_ > 0) return SearchOutcome::limit;
       ++nodes_;
       deepest_ = std::max(deepest_, depth + 1);
       if ((nodes_ & 1023) == 0) {
         const Clock::time_point now = Clock::now();
-        if (now > deadline_) return SearchOutcome::time_limit;
+        if (now > deadline_) return SearchOutcome::limit;
         if (progress_ && now >= next_report_) {
           next_report_ = now + std::chrono::seconds(1);
           progress_(SearchProgress{nodes_, deepest_, n_,
@@ -272,6 +274,7 @@ class Search {
   std::int64_t capacity_;
   std::int64_t alignment_;
   Clock::time_point deadline_;
+  std::uint64_t max_placements_;
   std::vector<Buffer> buffers_;        // the buffers with bytes
   std::vector<std::size_t> original_;  // their positions in the problem
   int n_ = 0;
@@ -298,9 +301,9 @@ class Search {
 
 }  // namespace
 
-ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds,
+ExactSearchResult exact_search(const Problem& problem, const SearchLimits& limits,
                                const SearchProgressCallback& progress) {
-  return Search(problem, time_limit_seconds, progress).run();
+  return Search(problem, limits, progress).run();
 }
 
 }  // namespace memplace::allocation

@@ -21,11 +21,11 @@ namespace memplace::allocation {
 enum class SearchOutcome {
   packed,      // offsets found
   infeasible,  // the search ended: no packing fits the capacity
-  time_limit,  // stopped at the time limit before either
+  limit,       // stopped at the time or placement limit before either
 };
 
 struct ExactSearchResult {
-  SearchOutcome outcome = SearchOutcome::time_limit;
+  SearchOutcome outcome = SearchOutcome::limit;
   std::vector<std::int64_t> offsets;  // when packed: one per buffer, in the problem's order
   std::uint64_t nodes = 0;            // placements tried
   double seconds = 0;
@@ -40,10 +40,17 @@ struct SearchProgress {
 };
 using SearchProgressCallback = std::function<void(const SearchProgress&)>;
 
-// Searches for a packing of `problem` within `time_limit_seconds` of wall time, calling `progress`
-// (if set) about once a second. Deterministic: the same problem gives the same packing whatever the
-// machine, unless the time limit cuts it short.
-ExactSearchResult exact_search(const Problem& problem, double time_limit_seconds,
+// When the search gives up. A time limit depends on the machine; a placement limit does not, so
+// the same problem and limit give the same outcome everywhere (what an environment needs).
+struct SearchLimits {
+  double seconds = 60;
+  std::uint64_t placements = 0;  // 0: no limit
+};
+
+// Searches for a packing of `problem` within `limits`, calling `progress` (if set) about once a
+// second. Deterministic: the same problem gives the same packing whatever the machine, unless the
+// time limit cuts it short.
+ExactSearchResult exact_search(const Problem& problem, const SearchLimits& limits,
                                const SearchProgressCallback& progress = {});
 
 }  // namespace memplace::allocation

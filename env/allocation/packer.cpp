@@ -6,7 +6,7 @@
 
 namespace memplace::allocation {
 
-PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only,
+PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_only,
                 const SearchProgressCallback& progress) {
   check_problem(problem);
   const auto start = std::chrono::steady_clock::now();
@@ -25,7 +25,8 @@ PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_o
     result.offsets = std::move(greedy.offsets);
     result.method = greedy.method;
   } else if (!greedy_only) {
-    ExactSearchResult exact = exact_search(problem, time_limit_seconds - elapsed(), progress);
+    ExactSearchResult exact =
+        exact_search(problem, {limits.seconds - elapsed(), limits.placements}, progress);
     result.outcome = exact.outcome;
     result.offsets = std::move(exact.offsets);
     result.nodes = exact.nodes;

@@ -12,7 +12,7 @@
 namespace memplace::allocation {
 
 struct PackResult {
-  SearchOutcome outcome = SearchOutcome::time_limit;
+  SearchOutcome outcome = SearchOutcome::limit;
   std::vector<std::int64_t> offsets;  // when packed
   std::string method;     // what decided it: "best fit by size", "exact search", "peak live bytes"
   std::int64_t peak = 0;  // peak live bytes: the capacity no packing can go below
@@ -21,10 +21,11 @@ struct PackResult {
   double seconds = 0;              // wall time of the whole
 };
 
-// Packs `problem` (check_problem first) within `time_limit_seconds`; with `greedy_only`, never
-// runs the exact search (then a problem the greedy packings do not fit ends at time_limit).
+// Packs `problem` (check_problem first) within `limits` (the time limit counts the greedy packings
+// too); with `greedy_only`, never runs the exact search (then a problem the greedy packings do not
+// fit ends at `limit`).
 // `progress` is the exact search's.
-PackResult pack(const Problem& problem, double time_limit_seconds, bool greedy_only = false,
+PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_only = false,
                 const SearchProgressCallback& progress = {});
 
 }  // namespace memplace::allocation

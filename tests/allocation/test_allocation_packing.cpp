@@ -85,9 +85,9 @@ TEST_CASE("exact search: agrees with brute force on 3,000 small random problems"
     p.alignment = rng.uniform(4) == 0 ? 2 : 1;
     p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
     const bool expected = brute_force_packable(p);
-    const ExactSearchResult r = exact_search(p, 60);
+    const ExactSearchResult r = exact_search(p, {});
     CAPTURE(trial);
-    REQUIRE(r.outcome != SearchOutcome::time_limit);
+    REQUIRE(r.outcome != SearchOutcome::limit);
     REQUIRE((r.outcome == SearchOutcome::packed) == expected);
     if (expected) {
       CHECK(packing_faults(p, r.offsets).empty());
@@ -126,7 +126,7 @@ TEST_CASE("pack: zero-slack problems the greedy packings cannot fit, packed exac
   int beyond_greedy = 0;
   for (const std::uint64_t seed : {1, 2, 3, 4}) {
     const ZeroSlackProblem z = generate_zero_slack(60, 1 << 12, seed);
-    const PackResult r = pack(z.problem, 60);
+    const PackResult r = pack(z.problem, {});
     CAPTURE(seed);
     REQUIRE(r.outcome == SearchOutcome::packed);
     CHECK(packing_faults(z.problem, r.offsets).empty());
@@ -136,11 +136,20 @@ TEST_CASE("pack: zero-slack problems the greedy packings cannot fit, packed exac
   CHECK(beyond_greedy > 0);
 }
 
+TEST_CASE("exact search: a placement limit stops it at the same place on any machine") {
+  const ZeroSlackProblem z = generate_zero_slack(450, 1 << 20, 1);
+  const ExactSearchResult a = exact_search(z.problem, {60, 5000});
+  const ExactSearchResult b = exact_search(z.problem, {60, 5000});
+  CHECK(a.outcome == SearchOutcome::limit);
+  CHECK(a.nodes == 5000);
+  CHECK(b.nodes == 5000);
+}
+
 TEST_CASE("pack: a peak above the capacity is infeasible at once; greedy-only stops there") {
   const ZeroSlackProblem z = generate_zero_slack(40, 1 << 10, 5);
   Problem tight = z.problem;
   tight.capacity -= 1;
-  const PackResult r = pack(tight, 60);
+  const PackResult r = pack(tight, {});
   CHECK(r.outcome == SearchOutcome::infeasible);
   CHECK(r.method == "peak live bytes");
 }

@@ -48,6 +48,10 @@ printf 'id,lower,upper,size\na,0,2,1\nb,0,3,1\nc,1,2,1\n' > "$work/refute.csv"
 expect 1 "no packing exists: the exact search ended without one" "$memplace" pack "$work/refute.csv" --capacity 4 --alignment 2
 expect 0 "packed" "$memplace" pack "$work/refute.csv" --capacity 5 --alignment 2
 
+# A placement limit gives up the same way on any machine.
+"$memplace" pack --generate 450 --seed 1 -o "$work/hard.csv" > /dev/null
+expect 1 "no packing found within the limit of 3000 placements" "$memplace" pack "$work/hard.csv" --max-placements 3000
+
 # Malformed files and bad options.
 printf 'id,lower,upper\n0,0,1\n' > "$work/m1.csv"
 expect 2 "m1.csv:1: missing column 'size'" "$memplace" pack "$work/m1.csv"
