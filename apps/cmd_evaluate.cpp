@@ -5,10 +5,13 @@
 
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
+#include "env/allocation/csv.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/model_spec.hpp"
 #include "env/model/references.hpp"
+#include "env/model/tensor_allocation.hpp"
 
 namespace memplace::cli {
 
@@ -23,7 +26,55 @@ struct EvaluateOptions {
   std::optional<std::int64_t> lookahead;  // unset: the file's, else the hardware's
   bool json = false;
   bool per_layer = false;
+  bool allocation = false;
+  std::string allocation_csv;  // a folder for each on-chip memory's allocation problem
 };
+
+// How an allocation verdict is decided: the greedy portfolio, then the exact search up to a
+// placement limit, so the verdict is the same on any machine.
+constexpr std::uint64_t kAllocationPlacements = 200'000;
+
+struct AllocationRow {
+  std::string memory;
+  std::size_t tensors = 0;
+  std::int64_t peak = 0;
+  std::int64_t capacity = 0;
+  std::int64_t greedy_height = 0;
+  std::string verdict;  // allocatable, not allocatable, unknown
+  std::string how;
+};
+
+// The allocation problem of every memory but the slowest (docs/allocation.md), solved.
+std::vector<AllocationRow> allocation_rows(const Simulator& sim,
+                                           std::span<const MemoryIndex> mapping,
+                                           const std::string& csv_folder) {
+  std::vector<AllocationRow> rows;
+  for (std::size_t m = 0; m + 1 < sim.num_memories(); ++m) {
+    const allocation::Problem problem = tensor_allocation_problem(sim, mapping, m);
+    const std::string& name = sim.hardware().memories[m].name;
+    if (!csv_folder.empty())
+      write_file_atomically(std::filesystem::path(csv_folder) / (name + ".csv"),
+                            allocation::allocation_csv(problem.buffers));
+    const allocation::PackResult r = allocation::pack(problem, {3600, kAllocationPlacements});
+    AllocationRow row{
+        name, problem.buffers.size(), r.peak, problem.capacity, r.greedy_height, "", r.method};
+    switch (r.outcome) {
+      case allocation::SearchOutcome::packed:
+        row.verdict = "allocatable";
+        break;
+      case allocation::SearchOutcome::infeasible:
+        row.verdict = "NOT allocatable";
+        break;
+      case allocation::SearchOutcome::limit:
+        row.verdict = "unknown";
+        row.how =
+            "exact search stopped at " + std::to_string(kAllocationPlacements) + " placements";
+        break;
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 void run_evaluate(const EvaluateOptions& o, Streams io) {
   const std::string text = YamlInput::read_file(o.mapping_path);
@@ -60,6 +111,12 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const bool replay_ok = !comparable || (file.recorded->latency_fs == eval.latency_fs &&
                                          file.recorded->valid == eval.valid);
   const Hardware& hw = sim.hardware();
+  if (!o.allocation_csv.empty())
+    check_writable(std::filesystem::path(o.allocation_csv) / "x.csv", true);
+  const std::vector<AllocationRow> allocations =
+      o.allocation || !o.allocation_csv.empty()
+          ? allocation_rows(sim, file.mapping, o.allocation_csv)
+          : std::vector<AllocationRow>{};
 
   if (o.json) {
     nlohmann::json doc = {{"workload", sim.workload().name()},
@@ -79,6 +136,14 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
     doc["memory_time"] = std::string(combine_name(sim.memory_time()));
     doc["dynamics"] = std::string(dynamics_name(sim.dynamics()));
     if (comparable) doc["recorded_result_matches"] = replay_ok;
+    for (const AllocationRow& a : allocations)
+      doc["allocation"].push_back({{"memory", a.memory},
+                                   {"tensors", a.tensors},
+                                   {"peak_bytes", a.peak},
+                                   {"capacity_bytes", a.capacity},
+                                   {"greedy_height_bytes", a.greedy_height},
+                                   {"verdict", a.verdict},
+                                   {"decided_by", a.how}});
     if (o.per_layer) {
       for (std::size_t l = 0; l < sim.num_layers(); ++l) {
         doc["layers"].push_back(
@@ -98,6 +163,18 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
                      format_bytes(static_cast<double>(eval.overflow_bytes[m]))});
     }
     table.print(io.out);
+    if (!allocations.empty()) {
+      io.out << "\nallocation (addresses for the tensors in each on-chip memory, "
+                "docs/allocation.md):\n";
+      TextTable alloc({"memory", "tensors", "peak use", "capacity", "best greedy height",
+                       "allocatable", "decided by"});
+      for (const AllocationRow& a : allocations)
+        alloc.add_row({a.memory, std::to_string(a.tensors),
+                       format_bytes(static_cast<double>(a.peak)),
+                       format_bytes(static_cast<double>(a.capacity)),
+                       format_bytes(static_cast<double>(a.greedy_height)), a.verdict, a.how});
+      alloc.print(io.out);
+    }
     if (o.per_layer) {
       io.out << "\n";
       TextTable layers({"layer", "weight", "activation", "time (us)"});
@@ -154,6 +231,13 @@ void add_evaluate_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_flag("--layers", options->per_layer, "Also print each layer's memories and time");
+  cmd->add_flag("--allocation", options->allocation,
+                "Also say whether the tensors in each on-chip memory can be given addresses "
+                "(memplace pack's greedy packings, then its exact search up to 200,000 "
+                "placements; docs/allocation.md)");
+  cmd->add_option("--allocation-csv", options->allocation_csv,
+                  "Write each on-chip memory's allocation problem to FOLDER/<memory>.csv, for "
+                  "memplace pack (implies --allocation)");
   cmd->callback([io, options] { run_evaluate(*options, io); });
 }
 

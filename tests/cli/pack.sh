@@ -52,6 +52,21 @@ expect 0 "packed" "$memplace" pack "$work/refute.csv" --capacity 5 --alignment 2
 "$memplace" pack --generate 450 --seed 1 -o "$work/hard.csv" > /dev/null
 expect 1 "no packing found within the limit of 3000 placements" "$memplace" pack "$work/hard.csv" --max-placements 3000
 
+# A mapping's tensors as allocation problems: memplace evaluate --allocation(-csv).
+best=workloads/best-known/bert-base.nnpi.yaml
+expect 0 "allocatable" "$memplace" evaluate bert-base "$best" --allocation-csv "$work/alloc"
+[ -f "$work/alloc/SRAM.csv" ] && [ -f "$work/alloc/LLC.csv" ] || fail "no allocation CSV per on-chip memory"
+[ -f "$work/alloc/DRAM.csv" ] && fail "the slowest memory got an allocation CSV"
+expect 0 "packed" "$memplace" pack "$work/alloc/LLC.csv" --capacity 25165824
+"$memplace" evaluate bert-base "$best" --allocation --json > "$work/alloc.json" || fail "evaluate --json"
+python3 - "$work/alloc.json" <<'PY' || fail "evaluate --allocation --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [a["memory"] for a in d["allocation"]] == ["SRAM", "LLC"], d["allocation"]
+assert all(a["verdict"] == "allocatable" for a in d["allocation"])
+assert all(a["greedy_height_bytes"] >= a["peak_bytes"] for a in d["allocation"])
+PY
+
 # Malformed files and bad options.
 printf 'id,lower,upper\n0,0,1\n' > "$work/m1.csv"
 expect 2 "m1.csv:1: missing column 'size'" "$memplace" pack "$work/m1.csv"
