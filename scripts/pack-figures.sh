@@ -20,9 +20,9 @@ row() {  # row NAME FILE CAPACITY
   buffers=$(sed -n 's/.*: \([0-9]*\) buffers,.*/\1/p' "$log")
   over=$(sed -n 's/.*(\(-\{0,1\}[0-9.]* %\) over the capacity).*/\1/p' "$log" | head -1)
   if grep -q "packed by exact search" "$log"; then
-    verdict=packed
-    placements=$(sed -n 's/.*(\([0-9]*\) placements).*/\1/p' "$log")
-    seconds=$(sed -n 's/.*packed by exact search in \([0-9.]*\) s.*/\1/p' "$log")
+    verdict="packed ($(sed -n 's/.*packed by exact search (\([^)]*\)).*/\1/p' "$log"))"
+    placements=$(sed -n 's/.* s (\([0-9]*\) placements).*/\1/p' "$log")
+    seconds=$(sed -n 's/.*packed by exact search ([^)]*) in \([0-9.]*\) s.*/\1/p' "$log")
   elif grep -q "packed by" "$log"; then
     verdict="(greedy packed it)"; placements=0
     seconds=$(sed -n 's/.*in \([0-9.]*\) s.*/\1/p' "$log")

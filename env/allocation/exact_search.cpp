@@ -15,7 +15,8 @@ constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
 class Search {
  public:
-  Search(const Problem& problem, const SearchLimits& limits, const SearchProgressCallback& progress)
+  Search(const Problem& problem, const SearchLimits& limits, RankOrder rank_order,
+         const SearchProgressCallback& progress)
       : problem_(problem),
         progress_(progress),
         capacity_(problem.capacity),
@@ -32,7 +33,7 @@ class Search {
     n_ = static_cast<int>(buffers_.size());
     sections_ = time_sections(buffers_);
     neighbours_ = live_neighbours(buffers_);
-    rank_ = tie_break_ranks();
+    rank_ = tie_break_ranks(rank_order);
     twin_before_ = twins();
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<int>> lifetimes;
     for (int i = 0; i < n_; ++i)
@@ -82,14 +83,30 @@ class Search {
   };
 
   // Equal offsets are broken by rank: bigger, then longer-lived buffers first.
-  std::vector<int> tie_break_ranks() const {
+  std::vector<int> tie_break_ranks(RankOrder rank_order) const {
+    // Each order as a key, smaller first.
+    const auto key = [&](int i) -> std::tuple<std::int64_t, std::int64_t> {
+      const Buffer& b = buffers_[i];
+      const std::int64_t life = b.upper - b.lower;
+      switch (rank_order) {
+        case RankOrder::size:
+          return {-b.size, -life};
+        case RankOrder::lifetime:
+          return {-life, -b.size};
+        case RankOrder::area:
+          return {-b.size * life, -b.size};
+        case RankOrder::short_lifetime:
+          return {life, -b.size};
+        case RankOrder::early_end:
+          return {b.upper, -b.size};
+        case RankOrder::late_end:
+          return {-b.upper, -b.size};
+      }
+      return {0, 0};
+    };
     std::vector<int> order(n_);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      const Buffer& x = buffers_[a];
-      const Buffer& y = buffers_[b];
-      return std::tuple(y.size, y.upper - y.lower) < std::tuple(x.size, x.upper - x.lower);
-    });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
     std::vector<int> rank(n_);
     for (int r = 0; r < n_; ++r)
       rank[order[r]] = r;
@@ -301,9 +318,27 @@ class Search {
 
 }  // namespace
 
+std::string name_of(RankOrder order) {
+  switch (order) {
+    case RankOrder::size:
+      return "size";
+    case RankOrder::lifetime:
+      return "lifetime";
+    case RankOrder::area:
+      return "area";
+    case RankOrder::short_lifetime:
+      return "short lifetime";
+    case RankOrder::early_end:
+      return "early end";
+    case RankOrder::late_end:
+      return "late end";
+  }
+  return "?";
+}
+
 ExactSearchResult exact_search(const Problem& problem, const SearchLimits& limits,
-                               const SearchProgressCallback& progress) {
-  return Search(problem, limits, progress).run();
+                               RankOrder rank_order, const SearchProgressCallback& progress) {
+  return Search(problem, limits, rank_order, progress).run();
 }
 
 }  // namespace memplace::allocation

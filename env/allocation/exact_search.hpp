@@ -1,17 +1,16 @@
 // The exact allocation search: branch and bound over canonical packings, after MiniMalloc
 // (Moffitt, ASPLOS 2023; written from the paper). A packing is canonical when every buffer sits on
-// the floor or on a buffer live with it (no buffer could drop lower); every packing can be made
-// canonical by dropping its buffers in order of offset, so searching canonical packings alone is
-// complete. The search places buffers in order of offset, each at the lowest offset the buffers
-// under it allow, and prunes with two facts (docs/allocation.md):
-//  - in every time section, the bytes still to place must fit between the section's floor (the
-//    top of what is placed there) and the capacity;
-//  - the next buffer placed must be the lowest unplaced one, or one live with it and with every
-//    unplaced buffer that would otherwise be left below it (each placement order is tried once).
+// the floor or right on a buffer live with it (no buffer could drop lower); every packing can be
+// made canonical by dropping its buffers in order of offset, so searching canonical packings alone
+// is complete. The search places buffers in the order of (offset, lower end, rank), each at the
+// lowest offset the buffers under it allow, and prunes with the bytes still to place in every time
+// section, the level every unplaced buffer must end above, and two symmetries (docs/allocation.md,
+// "How it solves").
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "env/allocation/problem.hpp"
@@ -50,7 +49,17 @@ struct SearchLimits {
 // Searches for a packing of `problem` within `limits`, calling `progress` (if set) about once a
 // second. Deterministic: the same problem gives the same packing whatever the machine, unless the
 // time limit cuts it short.
+// Which of the buffers that could take the same offset at the same step goes first (their rank):
+// the search's one heuristic choice. Every order gives a complete search; which is fast differs
+// from problem to problem (docs/allocation.md).
+enum class RankOrder { size, lifetime, area, short_lifetime, early_end, late_end };
+inline constexpr RankOrder kRankOrders[] = {RankOrder::size,      RankOrder::lifetime,
+                                            RankOrder::area,      RankOrder::short_lifetime,
+                                            RankOrder::early_end, RankOrder::late_end};
+std::string name_of(RankOrder order);
+
 ExactSearchResult exact_search(const Problem& problem, const SearchLimits& limits,
+                               RankOrder rank_order = RankOrder::size,
                                const SearchProgressCallback& progress = {});
 
 }  // namespace memplace::allocation
