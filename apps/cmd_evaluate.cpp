@@ -8,6 +8,7 @@
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
 #include "env/allocation/csv.hpp"
+#include "env/allocation/packer.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/model_spec.hpp"
 #include "env/model/references.hpp"

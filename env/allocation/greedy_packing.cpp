@@ -28,11 +28,9 @@ std::string name_of(BufferOrder order) {
   return "?";
 }
 
-std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order) {
+std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order,
+                              const std::vector<std::vector<int>>& neighbours) {
   const std::size_t n = buffers.size();
-  const std::vector<std::vector<int>> neighbours = order == BufferOrder::contention
-                                                       ? live_neighbours(buffers)
-                                                       : std::vector<std::vector<int>>(n);
   // The key to sort by, descending (the lower end is negated: ascending).
   std::vector<double> key(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -112,7 +110,7 @@ GreedyPacking best_greedy_packing(const Problem& problem, std::span<const FitRul
   GreedyPacking best;
   bool have = false;
   for (const BufferOrder order : kBufferOrders) {
-    const std::vector<int> positions = buffer_order(problem.buffers, order);
+    const std::vector<int> positions = buffer_order(problem.buffers, order, neighbours);
     for (const FitRule rule : rules) {
       std::vector<std::int64_t> offsets =
           greedy_offsets(problem.buffers, positions, rule, problem.alignment, neighbours);

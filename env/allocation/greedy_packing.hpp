@@ -27,8 +27,9 @@ inline constexpr BufferOrder kBufferOrders[] = {BufferOrder::size, BufferOrder::
 std::string name_of(FitRule rule);
 std::string name_of(BufferOrder order);
 
-// The buffers' positions in `order`.
-std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order);
+// The buffers' positions in `order`; `neighbours` are their live_neighbours.
+std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order,
+                              const std::vector<std::vector<int>>& neighbours);
 
 // Offsets for the buffers, placed in `order` by `rule`, ignoring the capacity (the packing's height
 // says whether it fits); offsets are multiples of `alignment`.

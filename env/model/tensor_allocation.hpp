@@ -6,7 +6,6 @@
 
 #include <span>
 
-#include "env/allocation/packer.hpp"
 #include "env/allocation/problem.hpp"
 #include "env/model/simulator.hpp"
 

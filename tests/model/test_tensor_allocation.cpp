@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "base/rng.hpp"
+#include "env/allocation/packer.hpp"
 #include "env/allocation/packing_check.hpp"
 #include "env/model/tensor_allocation.hpp"
 #include "tests/support/toy.hpp"
