@@ -9,6 +9,7 @@
 #include "base/yaml_input.hpp"
 #include "env/allocation/csv.hpp"
 #include "env/allocation/packer.hpp"
+#include "env/model/addressed.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/model_spec.hpp"
 #include "env/model/references.hpp"
@@ -77,6 +78,30 @@ std::vector<AllocationRow> allocation_rows(const Simulator& sim,
   return rows;
 }
 
+// What the addressed dynamics did with a mapping's addresses.
+struct AddressSummary {
+  std::vector<bool> packed;  // per memory
+  std::size_t copies = 0, on_time = 0, delayed = 0, dropped = 0;
+};
+
+AddressSummary address_summary(const Simulator& sim, std::span<const MemoryIndex> mapping) {
+  Evaluation eval;
+  AddressedLayout layout;
+  detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, eval, &layout);
+  AddressSummary s{layout.packed};
+  for (const AddressedLayout::StagedCopy& c : layout.copies) {
+    ++s.copies;
+    if (c.offset < 0) {
+      ++s.dropped;
+    } else if (c.start > c.copy.issue) {
+      ++s.delayed;
+    } else {
+      ++s.on_time;
+    }
+  }
+  return s;
+}
+
 void run_evaluate(const EvaluateOptions& o, Streams io) {
   const std::string text = YamlInput::read_file(o.mapping_path);
   const MappingHeader header = read_mapping_header(text, o.mapping_path);
@@ -114,6 +139,9 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const Hardware& hw = sim.hardware();
   if (!o.allocation_csv.empty())
     check_writable(std::filesystem::path(o.allocation_csv) / "x.csv", true);
+  const bool addressed = sim.dynamics() == Dynamics::addressed;
+  const AddressSummary addresses =
+      addressed ? address_summary(sim, file.mapping) : AddressSummary{};
   const std::vector<AllocationRow> allocations =
       o.allocation || !o.allocation_csv.empty()
           ? allocation_rows(sim, file.mapping, o.allocation_csv)
@@ -137,6 +165,14 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
     doc["memory_time"] = std::string(combine_name(sim.memory_time()));
     doc["dynamics"] = std::string(dynamics_name(sim.dynamics()));
     if (comparable) doc["recorded_result_matches"] = replay_ok;
+    if (addressed) {
+      doc["addresses"] = {{"staging_copies", addresses.copies},
+                          {"copies_on_time", addresses.on_time},
+                          {"copies_delayed", addresses.delayed},
+                          {"copies_dropped", addresses.dropped}};
+      for (std::size_t m = 0; m + 1 < hw.num_memories(); ++m)
+        doc["addresses"]["packed"][hw.memories[m].name] = addresses.packed[m];
+    }
     for (const AllocationRow& a : allocations)
       doc["allocation"].push_back({{"memory", a.memory},
                                    {"tensors", a.tensors},
@@ -164,6 +200,15 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
                      format_bytes(static_cast<double>(eval.overflow_bytes[m]))});
     }
     table.print(io.out);
+    if (addressed) {
+      io.out << "\naddresses (cost model v2): tensors packed in ";
+      for (std::size_t m = 0; m + 1 < hw.num_memories(); ++m)
+        io.out << (m ? ", " : "") << hw.memories[m].name << " "
+               << (addresses.packed[m] ? "yes" : "NO");
+      io.out << "; staging copies " << addresses.copies << ": " << addresses.on_time
+             << " at their v1 issue, " << addresses.delayed << " delayed, " << addresses.dropped
+             << " without a free range\n";
+    }
     if (!allocations.empty()) {
       io.out << "\nallocation (addresses for the tensors in each on-chip memory, "
                 "docs/allocation.md):\n";
@@ -224,9 +269,9 @@ void add_evaluate_command(CLI::App& app, Streams io) {
                   "file's recorded result, else the hardware model's")
       ->check(CLI::IsMember({"max", "sum"}));
   cmd->add_option("--dynamics", options->dynamics,
-                  "Score under pinned or streaming dynamics (docs/cost-model.md); default: those "
-                  "of the file's recorded result, else pinned")
-      ->check(CLI::IsMember({"pinned", "streaming"}));
+                  "Score under pinned, streaming or addressed dynamics (docs/cost-model.md); "
+                  "default: those of the file's recorded result, else pinned")
+      ->check(CLI::IsMember({"pinned", "streaming", "addressed"}));
   cmd->add_option("--lookahead", options->lookahead,
                   "Streaming: the DMA lookahead; default: the file's, else the hardware model's")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));

@@ -15,9 +15,10 @@ void add_model_options(CLI::App& cmd, ModelSpec& model, bool with_dynamics) {
   cmd.add_option_function<std::string>(
          "--dynamics",
          [&model](const std::string& name) { model.dynamics = *dynamics_from_name(name); },
-         "pinned (cost model v0: every tensor read from its home) or streaming (v1: a DMA "
-         "prefetches reads into free faster memory; docs/cost-model.md)")
-      ->check(CLI::IsMember({"pinned", "streaming"}))
+         "pinned (cost model v0: every tensor read from its home), streaming (v1: a DMA "
+         "prefetches reads into free faster memory) or addressed (v2: v1 where on-chip tensors "
+         "and staging buffers need address ranges; docs/cost-model.md)")
+      ->check(CLI::IsMember({"pinned", "streaming", "addressed"}))
       ->default_str(std::string(dynamics_name(model.dynamics)));
   cmd.add_option_function<std::int64_t>(
          "--lookahead", [&model](std::int64_t layers) { model.lookahead = layers; },

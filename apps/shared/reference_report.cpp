@@ -8,7 +8,7 @@ std::vector<ReferenceRow> reference_rows(const optimum::Headroom& h, const Simul
   auto row = [&](std::string name, TimeFs t) {
     return ReferenceRow{std::move(name), t, h.speedup(t)};
   };
-  const bool streaming = sim.dynamics() == Dynamics::streaming;
+  const bool streaming = has_dma(sim.dynamics());
   std::vector<ReferenceRow> rows = {
       row("all-" + sim.hardware().memories.back().name, h.all_slowest_fs)};
   if (h.pinned_compiler_fs) rows.push_back(row("pinned-compiler", *h.pinned_compiler_fs));
@@ -48,6 +48,11 @@ std::string optimum_note(const Simulator& sim, const std::optional<optimum::Cert
     return what + ", streaming (lookahead " + std::to_string(sim.hardware().dma.lookahead) +
            "): speedups are over the streaming-aware compiler; the exact optimum is the pinned "
            "dynamics' only, and no mapping beats the largest bound (docs/cost-model.md)";
+  }
+  if (sim.dynamics() == Dynamics::addressed) {
+    return what + ", addressed (lookahead " + std::to_string(sim.hardware().dma.lookahead) +
+           "): speedups are over the addressed compiler (best-fit offsets); streaming's bounds "
+           "hold, as no mapping is faster under v2 than under v1 (docs/cost-model.md)";
   }
   if (!c) {
     return what + ": no shipped optimum certificate; `memplace optimum " + sim.workload().name() +

@@ -63,6 +63,28 @@ std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order
   return positions;
 }
 
+std::int64_t fit_offset(std::span<const std::pair<std::int64_t, std::int64_t>> taken,
+                        std::int64_t size, FitRule rule, std::int64_t alignment,
+                        std::int64_t limit) {
+  std::int64_t chosen = -1;
+  std::int64_t chosen_gap = 0;
+  std::int64_t start = 0;  // the lowest byte not yet known to be taken
+  auto consider = [&](std::int64_t gap_end) {
+    const std::int64_t at = align_up(start, alignment);
+    const std::int64_t gap = gap_end - at;
+    if (gap < size) return false;
+    if (chosen < 0 || (rule == FitRule::best_fit && gap < chosen_gap))
+      chosen = at, chosen_gap = gap;
+    return rule == FitRule::first_fit;
+  };
+  for (const auto& [begin, end] : taken) {
+    if (consider(begin)) return chosen;
+    start = std::max(start, end);
+  }
+  consider(limit);
+  return chosen;
+}
+
 std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
                                          std::span<const int> order, FitRule rule,
                                          std::int64_t alignment) {
@@ -83,23 +105,8 @@ std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
       if (placed[j] && buffers[j].size > 0)
         taken.emplace_back(offsets[j], offsets[j] + buffers[j].size);
     std::sort(taken.begin(), taken.end());
-    // Walk the gaps from the bottom; the space above the last neighbour is the gap of last resort.
-    std::int64_t chosen = -1;
-    std::int64_t chosen_gap = std::numeric_limits<std::int64_t>::max();
-    std::int64_t start = 0;  // the lowest byte not yet known to be taken
-    for (const auto& [begin, end] : taken) {
-      const std::int64_t at = align_up(start, alignment);
-      if (begin - at >= b.size) {
-        const std::int64_t gap = begin - at;
-        if (chosen < 0 || (rule == FitRule::best_fit && gap < chosen_gap)) {
-          chosen = at;
-          chosen_gap = gap;
-        }
-        if (rule == FitRule::first_fit) break;
-      }
-      start = std::max(start, end);
-    }
-    offsets[i] = chosen >= 0 ? chosen : align_up(start, alignment);
+    offsets[i] =
+        fit_offset(taken, b.size, rule, alignment, std::numeric_limits<std::int64_t>::max());
     placed[i] = 1;
   }
   return offsets;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "env/allocation/problem.hpp"
@@ -30,6 +31,14 @@ std::string name_of(BufferOrder order);
 // The buffers' positions in `order`; `neighbours` are their live_neighbours.
 std::vector<int> buffer_order(std::span<const Buffer> buffers, BufferOrder order,
                               const std::vector<std::vector<int>>& neighbours);
+
+// The offset `rule` picks for `size` bytes among the gaps below `limit` that `taken` leaves free
+// (the [begin, end) ranges of the buffers live with it, sorted by begin), aligned to `alignment`;
+// -1 if none is wide enough. Best fit takes the narrowest gap (ties: the lowest), first fit the
+// lowest; the gap above the last range counts as wide as `limit` allows.
+std::int64_t fit_offset(std::span<const std::pair<std::int64_t, std::int64_t>> taken,
+                        std::int64_t size, FitRule rule, std::int64_t alignment,
+                        std::int64_t limit);
 
 // Offsets for the buffers, placed in `order` by `rule`, ignoring the capacity (the packing's height
 // says whether it fits); offsets are multiples of `alignment`.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace memplace {
 
@@ -15,6 +16,11 @@ IncrementalStreamingEvaluator::IncrementalStreamingEvaluator(const Simulator& si
       plan_(&simulator.streaming_plan()),
       streaming_(simulator.dynamics() == Dynamics::streaming &&
                  simulator.streaming_plan().dma_possible()) {
+  if (simulator.dynamics() == Dynamics::addressed) {
+    throw std::invalid_argument(
+        "the incremental evaluator covers the pinned and streaming dynamics; evaluate the "
+        "addressed dynamics (cost model v2) in full with Simulator::evaluate");
+  }
   reset(mapping);
 }
 

@@ -30,7 +30,8 @@ MappingHeader read_header(const YamlInput& in) {
     if (const YAML::Node d = in.optional(result, "dynamics", "result"); d.IsDefined()) {
       const auto dynamics = dynamics_from_name(in.string(d, "result.dynamics"));
       if (!dynamics)
-        in.fail(d, "result.dynamics", "expected pinned or streaming, got '" + d.Scalar() + "'");
+        in.fail(d, "result.dynamics",
+                "expected pinned, streaming or addressed, got '" + d.Scalar() + "'");
       header.model.dynamics = *dynamics;
     }
     if (const YAML::Node l = in.optional(result, "lookahead", "result"); l.IsDefined())
@@ -134,7 +135,7 @@ std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> m
     out << YAML::Key << "valid" << YAML::Value << recorded->valid;
     out << YAML::Key << "memory_time" << YAML::Value
         << std::string(combine_name(sim.memory_time()));
-    if (sim.dynamics() == Dynamics::streaming) {
+    if (has_dma(sim.dynamics())) {
       out << YAML::Key << "dynamics" << YAML::Value << std::string(dynamics_name(sim.dynamics()));
       out << YAML::Key << "lookahead" << YAML::Value << sim.hardware().dma.lookahead;
     }

@@ -2,17 +2,36 @@
 
 #include <limits>
 
+#include "env/model/addressed.hpp"
 #include "env/model/incremental.hpp"
 
 namespace memplace {
 
+namespace {
+
+// Under the addressed dynamics, the fastest memory whose tensors the allocator cannot pack; the
+// slowest memory if every one packs (or under the other dynamics).
+std::size_t first_unaddressable(const Simulator& sim, std::span<const MemoryIndex> mapping) {
+  if (sim.dynamics() != Dynamics::addressed) return sim.slowest();
+  for (std::size_t m = 0; m < sim.slowest(); ++m)
+    if (detail::pack_memory(sim, mapping, m).outcome != allocation::SearchOutcome::packed) return m;
+  return sim.slowest();
+}
+
+}  // namespace
+
 Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
   IncrementalEvaluator ev(sim, mapping);
   Rectified result;
-  while (!ev.valid()) {
+  while (true) {
     std::size_t m = 0;
-    while (ev.overflow_bytes(m) == 0)
-      ++m;
+    if (ev.valid()) {
+      m = first_unaddressable(sim, ev.mapping());
+      if (m == sim.slowest()) break;  // valid, addresses and all
+    } else {
+      while (ev.overflow_bytes(m) == 0)
+        ++m;
+    }
     if (m == sim.slowest()) break;  // nowhere slower to go
     const std::size_t step = ev.peak_step(m);
     const auto slower = static_cast<MemoryIndex>(m + 1);
@@ -28,11 +47,11 @@ Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
         best = t;
       }
     }
-    if (best == sim.num_tensors()) break;  // unreachable: an overflow implies an occupant
+    if (best == sim.num_tensors()) break;  // unreachable: a memory that fails holds tensors
     ev.move(best, slower);
     ++result.demotions;
   }
-  result.valid = ev.valid();
+  result.valid = ev.valid() && first_unaddressable(sim, ev.mapping()) == sim.slowest();
   result.mapping.assign(ev.mapping().begin(), ev.mapping().end());
   return result;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "env/allocation/greedy_packing.hpp"
 #include "env/model/incremental.hpp"
 
 namespace memplace {
@@ -12,8 +13,11 @@ Mapping all_slowest_mapping(const Simulator& sim) {
   return uniform_mapping(sim.num_layers(), sim.slowest());
 }
 
-Mapping pinned_compiler_mapping(const Simulator& sim, std::span<const std::int64_t> capacities) {
-  IncrementalEvaluator ev(sim);
+namespace {
+
+// The tensors worth moving to the fastest memory, by (pinned) benefit per byte, descending (ties:
+// lower tensor id); `ev` is at the all-slowest mapping.
+std::vector<std::size_t> compiler_order(const Simulator& sim, IncrementalEvaluator& ev) {
   const TimeFs base = ev.latency_fs();
   struct Candidate {
     std::size_t tensor;
@@ -30,15 +34,58 @@ Mapping pinned_compiler_mapping(const Simulator& sim, std::span<const std::int64
   std::stable_sort(order.begin(), order.end(), [](const Candidate& a, const Candidate& b) {
     return a.benefit_per_byte > b.benefit_per_byte;
   });
-  for (const Candidate& c : order) {
+  std::vector<std::size_t> tensors;
+  for (const Candidate& c : order)
+    tensors.push_back(c.tensor);
+  return tensors;
+}
+
+std::int64_t capacity_of(const Simulator& sim, std::span<const std::int64_t> capacities,
+                         std::size_t m) {
+  return capacities.empty() ? sim.capacity(m) : capacities[m];
+}
+
+}  // namespace
+
+Mapping pinned_compiler_mapping(const Simulator& sim, std::span<const std::int64_t> capacities) {
+  IncrementalEvaluator ev(sim);
+  for (const std::size_t t : compiler_order(sim, ev)) {
     for (MemoryIndex m = 0; m < sim.slowest(); ++m) {
-      if (ev.fits(c.tensor, m, capacities.empty() ? sim.capacity(m) : capacities[m])) {
-        ev.move(c.tensor, m);
+      if (ev.fits(t, m, capacity_of(sim, capacities, m))) {
+        ev.move(t, m);
         break;
       }
     }
   }
   return Mapping(ev.mapping().begin(), ev.mapping().end());
+}
+
+Mapping addressed_compiler_mapping(const Simulator& sim, std::span<const std::int64_t> capacities) {
+  IncrementalEvaluator ev(sim);
+  Mapping mapping = all_slowest_mapping(sim);
+  struct Placed {
+    std::int64_t offset, end;
+    std::size_t first, last;
+  };
+  std::vector<std::vector<Placed>> placed(sim.num_memories());
+  std::vector<std::pair<std::int64_t, std::int64_t>> taken;
+  for (const std::size_t t : compiler_order(sim, ev)) {
+    const std::size_t first = sim.live_first(t), last = sim.live_last(t);
+    for (MemoryIndex m = 0; m < sim.slowest(); ++m) {
+      taken.clear();
+      for (const Placed& p : placed[m])
+        if (p.first <= last && p.last >= first) taken.emplace_back(p.offset, p.end);
+      std::ranges::sort(taken);
+      const std::int64_t offset = allocation::fit_offset(
+          taken, sim.tensor_bytes(t), allocation::FitRule::best_fit,
+          sim.hardware().memories[m].alignment_bytes, capacity_of(sim, capacities, m));
+      if (offset < 0) continue;
+      placed[m].push_back({offset, offset + sim.tensor_bytes(t), first, last});
+      mapping[t] = m;
+      break;
+    }
+  }
+  return mapping;
 }
 
 Mapping compiler_mapping(const Simulator& sim) {
@@ -64,14 +111,18 @@ Mapping compiler_mapping(const Simulator& sim) {
       const std::size_t m = staging[i];
       capacities[m] -= static_cast<std::int64_t>(static_cast<double>(capacities[m]) * reserve);
     }
-    Mapping candidate = pinned_compiler_mapping(sim, capacities);
+    Mapping candidate = sim.dynamics() == Dynamics::addressed
+                            ? addressed_compiler_mapping(sim, capacities)
+                            : pinned_compiler_mapping(sim, capacities);
     sim.evaluate(candidate, scored);
+    // Under v2 the evaluation's allocator may not find the compiler's own packing again.
+    if (!scored.valid && sim.dynamics() == Dynamics::addressed) continue;
     if (best.empty() || scored.latency_fs < best_fs) {
       best = std::move(candidate);
       best_fs = scored.latency_fs;
     }
   }
-  return best;
+  return best.empty() ? all_slowest_mapping(sim) : best;
 }
 
 TimeFs lower_bound_fs(const Simulator& sim) {
@@ -128,7 +179,7 @@ ReferenceLatencies reference_latencies(const Simulator& sim) {
   r.all_slowest_fs = sim.evaluate(all_slowest_mapping(sim)).latency_fs;
   r.compiler_fs = sim.evaluate(compiler_mapping(sim)).latency_fs;
   r.lower_bound_fs = lower_bound_fs(sim);
-  if (sim.dynamics() == Dynamics::streaming) {
+  if (has_dma(sim.dynamics())) {
     r.lower_bound_fs =
         std::max({r.lower_bound_fs, slowest_port_bound_fs(sim), compute_bound_fs(sim)});
   }

@@ -22,6 +22,13 @@ Mapping all_slowest_mapping(const Simulator& sim);
 Mapping pinned_compiler_mapping(const Simulator& sim,
                                 std::span<const std::int64_t> capacities = {});
 
+// The addressed dynamics' compiler (cost model v2): the same order, and each tensor goes to the
+// fastest memory where a best-fit address range (the narrowest free gap it fits, ties to the lower)
+// stays free over its live range below `capacities` — XLA's memory-space assignment gives values
+// offsets with a best-fit heap in the same way. Its tensors have addresses by construction.
+Mapping addressed_compiler_mapping(const Simulator& sim,
+                                   std::span<const std::int64_t> capacities = {});
+
 // The staging reserves the streaming-aware compiler tries: fractions of each staging memory's
 // capacity kept free for the DMA.
 inline constexpr std::array<double, 5> kStagingReserves = {0, 0.125, 0.25, 0.5, 0.75};
@@ -31,10 +38,12 @@ inline constexpr std::array<double, 5> kStagingReserves = {0, 0.125, 0.25, 0.5, 
 // memory; with more than three staging memories, one fraction for all) taken from the staging
 // memories' capacities, each result scored under streaming, the fastest kept (ties: the first
 // in that order, which starts with no reserve) — a simple stand-in for what compilers with
-// memory-space assignment do.
+// memory-space assignment do. Addressed: the same with addressed_compiler_mapping, keeping only
+// results valid under v2 (the evaluation's allocator must find addresses too); all-slowest if
+// none is.
 Mapping compiler_mapping(const Simulator& sim);
 
-// A latency no mapping can beat under either dynamics: capacities ignored, and each layer's
+// A latency no mapping can beat under any dynamics: capacities ignored, and each layer's
 // traffic at the best rate any split of its tensors could reach (bytes / sum of all bandwidths
 // under `max`, bytes / the fastest bandwidth under `sum`), rounded down. A layer's reads are
 // counted in it under streaming too (a prefetched read is read from the staging memory).
@@ -51,7 +60,7 @@ TimeFs compute_bound_fs(const Simulator& sim);
 struct ReferenceLatencies {
   TimeFs all_slowest_fs = 0;
   TimeFs compiler_fs = 0;     // compiler_mapping: the streaming-aware compiler under streaming
-  TimeFs lower_bound_fs = 0;  // pinned: lower_bound_fs; streaming: the largest of the three bounds
+  TimeFs lower_bound_fs = 0;  // pinned: lower_bound_fs; streaming, addressed: the largest of three
 };
 ReferenceLatencies reference_latencies(const Simulator& sim);
 

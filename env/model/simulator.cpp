@@ -1,5 +1,7 @@
 #include "env/model/simulator.hpp"
 
+#include "env/model/addressed.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -17,12 +19,20 @@ std::int64_t Evaluation::total_overflow_bytes() const {
 }
 
 std::string_view dynamics_name(Dynamics d) {
-  return d == Dynamics::pinned ? "pinned" : "streaming";
+  switch (d) {
+    case Dynamics::pinned:
+      return "pinned";
+    case Dynamics::streaming:
+      return "streaming";
+    case Dynamics::addressed:
+      return "addressed";
+  }
+  return "unknown";
 }
 
 std::optional<Dynamics> dynamics_from_name(std::string_view name) {
-  if (name == "pinned") return Dynamics::pinned;
-  if (name == "streaming") return Dynamics::streaming;
+  for (const Dynamics d : {Dynamics::pinned, Dynamics::streaming, Dynamics::addressed})
+    if (name == dynamics_name(d)) return d;
   return std::nullopt;
 }
 
@@ -31,6 +41,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
       hardware_(std::move(hardware)),
       combine_(options.memory_time.value_or(hardware_.memory_time)),
       dynamics_(options.dynamics),
+      allocation_placements_(options.allocation_placements),
       num_layers_(workload_.size()),
       num_memories_(hardware_.num_memories()),
       scalar_kernel_(options.scalar_kernel) {
@@ -95,7 +106,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
   }
 
   plan_ = detail::build_evaluation_plan(*this);
-  if (dynamics_ == Dynamics::streaming) streaming_plan_ = detail::build_streaming_plan(*this);
+  if (has_dma(dynamics_)) streaming_plan_ = detail::build_streaming_plan(*this);
 }
 
 std::size_t Simulator::live_first(std::size_t tensor) const {
@@ -163,10 +174,16 @@ void Simulator::evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation
 
 void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
   check_mapping(mapping);
-  if (dynamics_ == Dynamics::streaming) {
-    detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
-  } else {
-    evaluate_pinned(mapping, out);
+  switch (dynamics_) {
+    case Dynamics::pinned:
+      evaluate_pinned(mapping, out);
+      break;
+    case Dynamics::streaming:
+      detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
+      break;
+    case Dynamics::addressed:
+      detail::evaluate_addressed(*this, streaming_plan_, mapping, out);
+      break;
   }
 }
 

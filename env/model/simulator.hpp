@@ -29,8 +29,15 @@ namespace memplace {
 
 // What happens in time (docs/cost-model.md): every tensor read from its home while each layer runs
 // alone (pinned, cost model v0), or a DMA prefetching reads into free faster memory in the idle
-// time of earlier layers (streaming, v1). The mapping and its validity are the same under both.
-enum class Dynamics : std::uint8_t { pinned, streaming };
+// time of earlier layers (streaming, v1); the mapping and its validity are the same under both.
+// The addressed dynamics (v2) is v1 where on-chip tensors and staging buffers also need addresses:
+// a mapping whose tensors the allocator cannot pack is invalid, and a buffer with no free range
+// delays or drops its copy.
+enum class Dynamics : std::uint8_t { pinned, streaming, addressed };
+// Whether the dynamics runs v1's DMA (streaming and addressed).
+inline bool has_dma(Dynamics d) {
+  return d != Dynamics::pinned;
+}
 std::string_view dynamics_name(Dynamics d);
 std::optional<Dynamics> dynamics_from_name(std::string_view name);
 
@@ -38,6 +45,10 @@ struct SimulatorOptions {
   // Overrides the hardware model's memory_time when set.
   std::optional<MemoryTimeCombine> memory_time;
   Dynamics dynamics = Dynamics::pinned;
+  // The addressed dynamics' allocator: the exact search's placement budget per memory after the
+  // greedy packings fail (0: the greedy packings alone). A budget, not a time limit, so that
+  // validity is the same on every machine.
+  std::uint64_t allocation_placements = 20'000;
   // Use the portable scalar evaluation kernel even where the vector one is available (tests
   // compare the two; results are identical either way).
   bool scalar_kernel = false;
@@ -64,6 +75,7 @@ class Simulator {
   const Hardware& hardware() const { return hardware_; }
   MemoryTimeCombine memory_time() const { return combine_; }
   Dynamics dynamics() const { return dynamics_; }
+  std::uint64_t allocation_placements() const { return allocation_placements_; }
   std::size_t num_layers() const { return num_layers_; }
   std::size_t num_tensors() const { return 2 * num_layers_; }
   std::size_t num_memories() const { return num_memories_; }
@@ -76,7 +88,7 @@ class Simulator {
   void evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
                        TimeFs* loads = nullptr) const;
 
-  // The streaming dynamics' static DMA plan (empty under the pinned dynamics).
+  // The streaming and addressed dynamics' static DMA plan (empty under the pinned dynamics).
   const detail::StreamingPlan& streaming_plan() const { return streaming_plan_; }
 
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
@@ -144,6 +156,7 @@ class Simulator {
   Hardware hardware_;
   MemoryTimeCombine combine_;
   Dynamics dynamics_;
+  std::uint64_t allocation_placements_;
   std::size_t num_layers_;
   std::size_t num_memories_;
   TimeFs overhead_fs_;
@@ -161,7 +174,7 @@ class Simulator {
 
   bool scalar_kernel_;
   detail::EvaluationPlan plan_;
-  detail::StreamingPlan streaming_plan_;  // built for the streaming dynamics only
+  detail::StreamingPlan streaming_plan_;  // built for the dynamics with a DMA only
 };
 
 }  // namespace memplace

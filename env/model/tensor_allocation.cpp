@@ -8,6 +8,7 @@ allocation::Problem tensor_allocation_problem(const Simulator& sim,
   sim.check_mapping(mapping);
   allocation::Problem problem;
   problem.capacity = sim.capacity(memory);
+  problem.alignment = sim.hardware().memories[memory].alignment_bytes;
   for (std::size_t l = 0; l < sim.num_layers(); ++l)
     for (const TensorKind kind : {TensorKind::weight, TensorKind::activation}) {
       const std::size_t t = tensor_id(l, kind);

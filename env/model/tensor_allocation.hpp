@@ -12,8 +12,8 @@
 namespace memplace {
 
 // The tensors `mapping` homes in `memory`, as buffers ("<layer>.weight", "<layer>.output") over
-// the steps [live_first, live_last + 1), in a memory of its capacity. Throws std::invalid_argument
-// (as Simulator::check_mapping) on a bad mapping.
+// the steps [live_first, live_last + 1), in a memory of its capacity and alignment. Throws
+// std::invalid_argument (as Simulator::check_mapping) on a bad mapping.
 allocation::Problem tensor_allocation_problem(const Simulator& sim,
                                               std::span<const MemoryIndex> mapping,
                                               std::size_t memory);

@@ -29,7 +29,7 @@ Headroom headroom(const Simulator& sim) {
   h.best_known = best_shipped_mapping(sim);
   h.capacity_free_bound_fs = lower_bound_fs(sim);
   h.bound_fs = h.certificate ? h.certificate->bound_fs : h.capacity_free_bound_fs;
-  if (sim.dynamics() == Dynamics::streaming) {
+  if (has_dma(sim.dynamics())) {
     h.pinned_compiler_fs = sim.evaluate(pinned_compiler_mapping(sim)).latency_fs;
     h.slowest_port_bound_fs = slowest_port_bound_fs(sim);
     h.compute_bound_fs = compute_bound_fs(sim);

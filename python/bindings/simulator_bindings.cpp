@@ -93,7 +93,10 @@ ModelSpec model_spec(const std::optional<std::string>& memory_time, const std::s
     }
   }
   const auto d = dynamics_from_name(dynamics);
-  if (!d) throw py::value_error("dynamics must be 'pinned' or 'streaming', got '" + dynamics + "'");
+  if (!d) {
+    throw py::value_error("dynamics must be 'pinned', 'streaming' or 'addressed', got '" +
+                          dynamics + "'");
+  }
   model.dynamics = *d;
   if (lookahead && *lookahead < 0) throw py::value_error("lookahead must be >= 0");
   model.lookahead = lookahead;
@@ -309,8 +312,9 @@ void bind_simulator_class(py::module_& m) {
       .def(
           "streaming_bound_fs",
           [](const Simulator& s) {
-            if (s.dynamics() != Dynamics::streaming) {
-              throw py::value_error("streaming_bound_fs() needs a streaming simulator");
+            if (!has_dma(s.dynamics())) {
+              throw py::value_error(
+                  "streaming_bound_fs() needs a streaming or addressed simulator");
             }
             py::gil_scoped_release release;
             return optimum::streaming_bound_fs(s);

@@ -125,12 +125,25 @@ class SimulatorTest(unittest.TestCase):
         self.assertTrue(pinned_room["optimum_proven"])
         self.assertEqual(pinned_room["bound_fs"], pinned_room["optimum_fs"])
         self.assertIsNone(pinned_room["capacity_aware_bound_fs"])
-        with self.assertRaisesRegex(ValueError, "streaming simulator"):
+        with self.assertRaisesRegex(ValueError, "streaming or addressed simulator"):
             pinned.streaming_bound_fs()
         with self.assertRaises(ValueError):
             memplace.Simulator("resnet50", dynamics="lazy")
         with self.assertRaises(ValueError):
             memplace.Simulator("resnet50", dynamics="streaming", lookahead=-1)
+
+    def test_addressed_dynamics(self):
+        # Cost model v2: v1 with addresses, never faster than v1 and valid only if v1-valid.
+        streaming = memplace.Simulator("bert-base", dynamics="streaming")
+        addressed = memplace.Simulator("bert-base", dynamics="addressed")
+        self.assertEqual(addressed.dynamics, "addressed")
+        compiler = addressed.compiler_mapping()
+        v2 = addressed.evaluate(compiler)
+        self.assertTrue(v2.valid)
+        self.assertTrue(streaming.evaluate(compiler).valid)
+        self.assertGreaterEqual(v2.latency_fs, streaming.evaluate(compiler).latency_fs)
+        self.assertEqual(addressed.references()["compiler_fs"], v2.latency_fs)
+        self.assertEqual(addressed.streaming_bound_fs(), streaming.streaming_bound_fs())
 
     def test_bad_input(self):
         for bad, error in (([0] * 113, ValueError), ([3] * 114, ValueError),

@@ -53,6 +53,8 @@ void Hardware::validate(std::string_view origin) const {
     if (!names.insert(mem.name).second)
       fail(field + ".name", "duplicate memory '" + mem.name + "'");
     if (mem.capacity_bytes <= 0) fail(field + ".capacity_bytes", "must be positive");
+    if (mem.alignment_bytes <= 0 || mem.alignment_bytes > mem.capacity_bytes)
+      fail(field + ".alignment_bytes", "must be between 1 and the capacity");
     if (!finite_positive(mem.bandwidth_bytes_per_s)) {
       fail(field + ".bandwidth_bytes_per_s", "must be a finite positive number");
     }
@@ -105,7 +107,8 @@ Hardware Hardware::from_yaml(std::string_view text, std::string_view origin) {
   for (std::size_t m = 0; m < mems.size(); ++m) {
     const std::string field = "memories[" + std::to_string(m) + "]";
     const YAML::Node node = mems[m];
-    in.reject_unknown_keys(node, {"name", "capacity_bytes", "bandwidth_bytes_per_s"}, field);
+    in.reject_unknown_keys(
+        node, {"name", "capacity_bytes", "bandwidth_bytes_per_s", "alignment_bytes"}, field);
     Memory mem;
     mem.name = in.string(in.require(node, "name", field), field + ".name");
     const YAML::Node cap = in.require(node, "capacity_bytes", field);
@@ -113,6 +116,10 @@ Hardware Hardware::from_yaml(std::string_view text, std::string_view origin) {
     if (mem.capacity_bytes == 0) in.fail(cap, field + ".capacity_bytes", "must be positive");
     mem.bandwidth_bytes_per_s = in.positive(in.require(node, "bandwidth_bytes_per_s", field),
                                             field + ".bandwidth_bytes_per_s");
+    if (auto a = in.optional(node, "alignment_bytes", field); a.IsDefined()) {
+      mem.alignment_bytes = in.count(a, field + ".alignment_bytes");
+      if (mem.alignment_bytes == 0) in.fail(a, field + ".alignment_bytes", "must be positive");
+    }
     hw.memories.push_back(mem);
   }
   const YAML::Node compute = in.require(root, "compute", "");
@@ -181,6 +188,8 @@ std::string Hardware::to_yaml() const {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << m.name;
     out << YAML::Key << "capacity_bytes" << YAML::Value << m.capacity_bytes;
     out << YAML::Key << "bandwidth_bytes_per_s" << YAML::Value << m.bandwidth_bytes_per_s;
+    if (m.alignment_bytes != 1)
+      out << YAML::Key << "alignment_bytes" << YAML::Value << m.alignment_bytes;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -22,6 +22,8 @@ struct Memory {
   std::string name;
   std::int64_t capacity_bytes = 0;
   double bandwidth_bytes_per_s = 0;
+  // Every address in the memory is a multiple of it (cost model v2, docs/cost-model.md); 1: none.
+  std::int64_t alignment_bytes = 1;
   friend bool operator==(const Memory&, const Memory&) = default;
 };
 
