@@ -25,6 +25,7 @@ struct ReferencesOptions {
   bool json = false;
   std::string suite;                // a suite's name or file: its instances instead of workloads
   std::vector<std::string> splits;  // of the suite: dev, test (empty: both)
+  std::optional<Dynamics> suite_dynamics;  // --dynamics with --suite: instead of the suite's
 };
 
 // "all" stands for every shipped one; anything else is kept (names or files, checked on loading).
@@ -96,11 +97,12 @@ void run_suite_references(const ReferencesOptions& o, Streams io) {
   // Every instance's hardware is checked before anything is printed.
   for (const SuiteInstance& instance : suite.instances)
     (void)load_hardware(instance.hardware);
-  const std::vector<SuiteRow> rows = suite_rows(suite, splits, is_terminal(2) ? &io.err : nullptr);
+  const std::vector<SuiteRow> rows =
+      suite_rows(suite, splits, is_terminal(2) ? &io.err : nullptr, o.suite_dynamics);
   if (o.json)
     io.out << suite_json(suite, rows).dump(2) << "\n";
   else
-    print_suite_rows(suite, rows, io.out);
+    print_suite_rows(suite, rows, io.out, o.suite_dynamics);
 }
 
 void run_references(const ReferencesOptions& o, Streams io) {
@@ -158,15 +160,20 @@ void add_references_command(CLI::App& app, Streams io) {
   auto* suite = cmd->add_option("--suite", options->suite,
                                 "A suite's instances (a shipped suite such as v1, or a suite "
                                 "file) instead of workloads, each on its hardware model under the "
-                                "suite's cost model, with the count of hard ones (docs/suite.md)");
+                                "suite's cost model (or --dynamics), with the count of hard ones "
+                                "(docs/suite.md)");
   cmd->add_option("--split", options->splits, "With --suite: only these splits (dev, test)")
       ->check(CLI::IsMember({"dev", "test"}))
       ->needs(suite);
-  for (const char* other : {"--summary", "--hardware", "--dynamics"})
+  for (const char* other : {"--summary", "--hardware"})
     suite->excludes(cmd->get_option(other));
   suite->excludes(workloads);
   cmd->add_flag("--json", options->json, "Print JSON");
-  cmd->callback([io, options] { run_references(*options, io); });
+  cmd->callback([io, options, cmd] {
+    if (cmd->get_option("--dynamics")->count() > 0)
+      options->suite_dynamics = options->model.dynamics;
+    run_references(*options, io);
+  });
 }
 
 }  // namespace memplace::cli

@@ -118,7 +118,9 @@ std::vector<EnvSpec> registered_envs() {
   for_each_family_version([&](const EnvFamily& f, ModelVersion v) {
     const std::string version(version_name(v));
     const std::string description =
-        f.description + (v == ModelVersion::v0 ? "" : ", streaming dynamics (cost model v1)");
+        f.description + (v == ModelVersion::v0   ? ""
+                         : v == ModelVersion::v1 ? ", streaming dynamics (cost model v1)"
+                                                 : ", addressed dynamics (cost model v2)");
     specs.push_back({generic_id(f, v), f.kind, version, "", "",
                      description + "; any workload and hardware by option"});
     for (const std::string& h : embedded_hardware_names()) {

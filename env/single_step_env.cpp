@@ -205,6 +205,7 @@ std::unique_ptr<Env> make_single_step(std::string id,
 EnvFamily single_step_family() {
   return {.kind = "single-step",
           .description = "the whole mapping in one step (EGRL)",
+          .versions = {ModelVersion::v0, ModelVersion::v1, ModelVersion::v2},
           .own_option_specs = &SingleStepOptions::specs,
           .make = &make_single_step};
 }

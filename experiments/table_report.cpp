@@ -50,8 +50,12 @@ void write_references(std::ostringstream& out, const TableConfig& config,
                       std::span<const TableRow> rows,
                       std::span<const WorkloadReference> references) {
   out << "## What there is to win\n\n";
-  if (config.env_version == ModelVersion::v1) {
-    out << "Streaming dynamics (env version v1): speedups are over the streaming-aware compiler. "
+  if (config.env_version != ModelVersion::v0) {
+    out << (config.env_version == ModelVersion::v1
+                ? "Streaming dynamics (env version v1): speedups are over the streaming-aware "
+                  "compiler. "
+                : "Addressed dynamics (env version v2): speedups are over the addressed compiler "
+                  "(best-fit offsets); v1's bounds hold. ")
         << "There is no exact optimum (certificates are the pinned model's): \"best known\" is the "
            "best of the mappings memplace ships for the workload (workloads/best-known/ and the "
            "certificates, each re-scored by this simulator) and of this table's runs, and "

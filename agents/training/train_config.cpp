@@ -144,11 +144,17 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("env", c.env);
   text_field("init_policy", c.init_policy);
   if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
+    ModelVersion version = ModelVersion::v0;
     try {
-      c.set_env_version(parse_version(in.string(n, "env_version")));
+      version = parse_version(in.string(n, "env_version"));
     } catch (const InputError& e) {
       in.fail(n, "env_version", e.what());
     }
+    // The agents' evaluators (incremental, sequential envs) cover v0 and v1; v2 has single-step
+    // environments only so far (docs/envs/README.md).
+    if (version == ModelVersion::v2)
+      in.fail(n, "env_version", "v2 (addressed dynamics) is not trainable yet: use v0 or v1");
+    c.set_env_version(version);
   }
   count_field("budget", c.budget);
   count_field("seed", c.seed);

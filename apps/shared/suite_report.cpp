@@ -21,9 +21,9 @@ bool SuiteRow::hard() const {
 }
 
 std::vector<SuiteRow> suite_rows(const Suite& suite, const std::vector<Split>& splits,
-                                 std::ostream* progress) {
+                                 std::ostream* progress, std::optional<Dynamics> dynamics) {
   ModelSpec model;
-  model.dynamics = default_dynamics(parse_version(suite.cost_model));
+  model.dynamics = dynamics.value_or(default_dynamics(parse_version(suite.cost_model)));
   std::vector<SuiteRow> rows;
   for (std::size_t i = 0; i < suite.instances.size(); ++i) {
     const SuiteInstance& instance = suite.instances[i];
@@ -51,9 +51,15 @@ std::vector<SuiteRow> suite_rows(const Suite& suite, const std::vector<Split>& s
   return rows;
 }
 
-void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std::ostream& out) {
-  out << "Suite " << suite.name << " under cost model " << suite.cost_model
-      << "; speedup = compiler latency / latency (the streaming-aware compiler)\n\n";
+void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std::ostream& out,
+                      std::optional<Dynamics> dynamics) {
+  const Dynamics scored = dynamics.value_or(default_dynamics(parse_version(suite.cost_model)));
+  const char* compiler = scored == Dynamics::pinned      ? "the pinned greedy"
+                         : scored == Dynamics::streaming ? "the streaming-aware compiler"
+                                                         : "the addressed compiler";
+  out << "Suite " << suite.name << " under cost model " << suite.cost_model;
+  if (dynamics) out << ", scored under the " << dynamics_name(*dynamics) << " dynamics";
+  out << "; speedup = compiler latency / latency (" << compiler << ")\n\n";
   TextTable table({"instance", "split", "family", "layers", "weights / on-chip", "compiler (us)",
                    "best known (us, speedup)", "bound (us, speedup)", "hard"});
   std::map<std::string, int> hard_by_hardware;

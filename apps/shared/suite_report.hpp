@@ -1,6 +1,6 @@
 // `memplace references --suite`: each instance of a suite with what placement can win there under
-// the suite's cost model — the streaming-aware compiler, the best known mapping and the bound —
-// and the counts the suite promises (hard instances: the best known at least 10 % faster than the
+// the suite's cost model (or another dynamics) — the compiler, the best known mapping and the bound
+// — and the counts the suite promises (hard instances: the best known at least 10 % faster than the
 // compiler; docs/suite.md).
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/time.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::cli {
 
@@ -34,11 +35,13 @@ struct SuiteRow {
 };
 
 // One row per instance of `suite` in the given splits (every instance when `splits` is empty),
-// in the suite's order; `progress` is told each instance as it starts.
+// in the suite's order, under `dynamics` (default: the suite's cost model's); `progress` is told
+// each instance as it starts.
 std::vector<SuiteRow> suite_rows(const Suite& suite, const std::vector<Split>& splits,
-                                 std::ostream* progress);
+                                 std::ostream* progress, std::optional<Dynamics> dynamics = {});
 
-void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std::ostream& out);
+void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std::ostream& out,
+                      std::optional<Dynamics> dynamics = {});
 nlohmann::json suite_json(const Suite& suite, const std::vector<SuiteRow>& rows);
 
 }  // namespace memplace::cli

@@ -15,17 +15,6 @@ namespace {
 // the budget, not the machine, decides (docs/cost-model.md "Addresses").
 constexpr double kAllocationSeconds = 3600;
 
-__extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
-
-// The staging port's time for `step` of a copy's home-port time, rounded up: v1's charge for a step
-// (env/model/streaming.cpp), which v2 must repeat exactly to keep v1's schedule.
-TimeFs stage_share(TimeFs step, TimeFs stage_fs, TimeFs home_fs) {
-  if (step == home_fs) return stage_fs;
-  if (step == 0) return 0;
-  const u128 num = static_cast<u128>(step) * static_cast<u128>(stage_fs);
-  return static_cast<TimeFs>((num + static_cast<u128>(home_fs) - 1) / static_cast<u128>(home_fs));
-}
-
 // An address range held over the steps [first, last].
 struct Block {
   std::int64_t offset = 0;

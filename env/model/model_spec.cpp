@@ -28,18 +28,34 @@ std::int64_t parse_lookahead(const std::string& value) {
 }  // namespace
 
 std::string_view version_name(ModelVersion version) {
-  return version == ModelVersion::v0 ? "v0" : "v1";
+  switch (version) {
+    case ModelVersion::v0:
+      return "v0";
+    case ModelVersion::v1:
+      return "v1";
+    case ModelVersion::v2:
+      return "v2";
+  }
+  return "unknown";
 }
 
 ModelVersion parse_version(std::string_view name) {
   for (const ModelVersion version : kModelVersions)
     if (name == version_name(version)) return version;
   throw InputError("env version '" + std::string(name) +
-                   "': expected v0 (pinned dynamics) or v1 (streaming)");
+                   "': expected v0 (pinned dynamics), v1 (streaming) or v2 (addressed)");
 }
 
 Dynamics default_dynamics(ModelVersion version) {
-  return version == ModelVersion::v0 ? Dynamics::pinned : Dynamics::streaming;
+  switch (version) {
+    case ModelVersion::v0:
+      return Dynamics::pinned;
+    case ModelVersion::v1:
+      return Dynamics::streaming;
+    case ModelVersion::v2:
+      return Dynamics::addressed;
+  }
+  return Dynamics::pinned;
 }
 
 Simulator ModelSpec::build() const {
@@ -71,11 +87,20 @@ std::vector<OptionSpec> ModelSpec::option_specs(ModelVersion version) {
        "how a layer's transfers to different memories combine; 'hardware' uses the model's rule"},
   };
   if (version == ModelVersion::v0) return specs;
-  specs.push_back({"dynamics",
-                   std::string(dynamics_name(default_dynamics(version))),
-                   {"streaming", "pinned"},
-                   "streaming: a DMA prefetches reads into free faster memory (cost model v1); "
-                   "pinned: v0's dynamics under this version's observation"});
+  if (version == ModelVersion::v1) {
+    specs.push_back({"dynamics",
+                     std::string(dynamics_name(default_dynamics(version))),
+                     {"streaming", "pinned"},
+                     "streaming: a DMA prefetches reads into free faster memory (cost model v1); "
+                     "pinned: v0's dynamics under this version's observation"});
+  } else {
+    specs.push_back({"dynamics",
+                     std::string(dynamics_name(default_dynamics(version))),
+                     {"addressed", "streaming", "pinned"},
+                     "addressed: v1 where on-chip tensors and DMA buffers need address ranges "
+                     "(cost model v2); streaming, pinned: v1's and v0's dynamics under this "
+                     "version's observation"});
+  }
   specs.push_back({"lookahead",
                    std::string(kHardwareValue),
                    {},
@@ -111,7 +136,8 @@ ModelSpec ModelSpec::from_options(const OptionMap& resolved) {
   if (const std::string* d = value("dynamics")) {
     const std::optional<Dynamics> dynamics = dynamics_from_name(*d);
     if (!dynamics)
-      throw InputError("option dynamics: expected streaming or pinned, got '" + *d + "'");
+      throw InputError("option dynamics: expected addressed, streaming or pinned, got '" + *d +
+                       "'");
     spec.dynamics = *dynamics;
   }
   if (const std::string* l = value("lookahead"); l && *l != kHardwareValue)
@@ -120,6 +146,8 @@ ModelSpec ModelSpec::from_options(const OptionMap& resolved) {
 }
 
 void ModelSpec::require_version(ModelVersion version) const {
+  if (version == ModelVersion::v1 && dynamics == Dynamics::addressed)
+    throw InputError("the addressed dynamics is cost model v2's (env version v2), not v1's");
   if (version != ModelVersion::v0) return;
   if (dynamics != Dynamics::pinned)
     throw InputError("the streaming dynamics is cost model v1's (env version v1), not v0's");

@@ -4,10 +4,10 @@
 // (apps/shared/cli_model.hpp) and the Python Simulator — with one build() into a Simulator and one
 // conversion to and from options by name; a new dynamics adds its fields here and nowhere else.
 //
-// The cost model's versions are the environments' (-v0, -v1; docs/envs/README.md): what a
+// The cost model's versions are the environments' (-v0, -v1, -v2; docs/envs/README.md): what a
 // version adds is the options it exposes and their defaults. v0 is the pinned dynamics; v1 adds
 // `dynamics` (streaming by default: cost model v1) and `lookahead`, and the observation's
-// streaming features.
+// streaming features; v2 makes the addressed dynamics (cost model v2) the default.
 #pragma once
 
 #include <array>
@@ -25,12 +25,12 @@
 
 namespace memplace {
 
-enum class ModelVersion : std::uint8_t { v0, v1 };
-inline constexpr std::array kModelVersions = {ModelVersion::v0, ModelVersion::v1};
+enum class ModelVersion : std::uint8_t { v0, v1, v2 };
+inline constexpr std::array kModelVersions = {ModelVersion::v0, ModelVersion::v1, ModelVersion::v2};
 std::string_view version_name(ModelVersion version);
-// "v0" or "v1"; InputError naming the versions for anything else.
+// "v0", "v1" or "v2"; InputError naming the versions for anything else.
 ModelVersion parse_version(std::string_view name);
-// The dynamics a version runs by default: pinned under v0, streaming under v1.
+// The dynamics a version runs by default: pinned under v0, streaming under v1, addressed under v2.
 Dynamics default_dynamics(ModelVersion version);
 
 struct ModelSpec {
@@ -55,7 +55,8 @@ struct ModelSpec {
   // InputError for a value that is not one (a lookahead that is neither 'hardware' nor a
   // non-negative integer).
   static ModelSpec from_options(const OptionMap& resolved);
-  // InputError unless `version` can express this spec (v0: pinned, no lookahead).
+  // InputError unless `version` can express this spec (v0: pinned, no lookahead; v1: not
+  // addressed).
   void require_version(ModelVersion version) const;
 
   friend bool operator==(const ModelSpec&, const ModelSpec&) = default;

@@ -10,15 +10,6 @@ namespace {
 
 __extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
 
-// The staging port's time for `done` of a copy's home-port time: done * stage / home, rounded up.
-// (A whole or an empty copy needs no division, which is most of them.)
-TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
-  if (done == home_fs) return stage_fs;
-  if (done == 0) return 0;
-  const u128 num = static_cast<u128>(done) * static_cast<u128>(stage_fs);
-  return static_cast<TimeFs>((num + static_cast<u128>(home_fs) - 1) / static_cast<u128>(home_fs));
-}
-
 // The most home-port time a copy may advance with `stage_idle` of its staging port:
 // floor(stage_idle * home / stage), so that stage_share of it is at most stage_idle.
 TimeFs home_within(TimeFs stage_idle, TimeFs stage_fs, TimeFs home_fs) {
@@ -27,6 +18,13 @@ TimeFs home_within(TimeFs stage_idle, TimeFs stage_fs, TimeFs home_fs) {
 }
 
 }  // namespace
+
+TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
+  if (done == home_fs) return stage_fs;  // a whole or an empty copy needs no division: most
+  if (done == 0) return 0;
+  const u128 num = static_cast<u128>(done) * static_cast<u128>(stage_fs);
+  return static_cast<TimeFs>((num + static_cast<u128>(home_fs) - 1) / static_cast<u128>(home_fs));
+}
 
 StreamingPlan build_streaming_plan(const Simulator& sim) {
   StreamingPlan plan;

@@ -62,6 +62,10 @@ struct StreamingPlan {
 
 StreamingPlan build_streaming_plan(const Simulator& sim);
 
+// The staging port's time for `done` of a copy's home-port time: done * stage / home, rounded up
+// (what a copy's step charges the staging port).
+TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs);
+
 // A planned copy: a buffer of `bytes` in memory `stage`, held from the start of layer `issue` to
 // the end of layer `reader`, filled from memory `home`.
 struct Copy {

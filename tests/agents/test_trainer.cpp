@@ -77,8 +77,12 @@ TEST_CASE("agents: bad configs are refused with the field named") {
   config.env = "sequential";
   CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("runs on single-step"), InputError);
   config.env = "single-step";
+  CHECK_THROWS_WITH_AS(agents::TrainConfig::parse_yaml("env_version: v3\n", "run.yaml"),
+                       doctest::Contains("run.yaml:1: env_version: env version 'v3': expected v0"),
+                       InputError);
   CHECK_THROWS_WITH_AS(agents::TrainConfig::parse_yaml("env_version: v2\n", "run.yaml"),
-                       doctest::Contains("run.yaml:1: env_version: env version 'v2': expected v0"),
+                       doctest::Contains("run.yaml:1: env_version: v2 (addressed dynamics) is not "
+                                         "trainable yet"),
                        InputError);
   // A v1 option under v0, by name or set directly.
   CHECK_THROWS_WITH_AS(config.set_env_options({{"dynamics", "streaming"}}),

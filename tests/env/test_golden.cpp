@@ -49,15 +49,16 @@ std::string line(std::size_t step, const std::string& action, const std::string&
 }
 
 // Plays the episode and writes it in the golden format (header, then one line per step).
-std::string play(const std::string& id) {
-  const std::unique_ptr<Env> env = make(id);
+std::string play(const std::string& id, const OptionMap& given) {
+  const std::unique_ptr<Env> env = make(id, given);
   std::string options;
   for (const auto& [name, value] : env->options())
     options += " " + name + "=" + value;
   std::string out =
       "# memplace golden trajectory: written by tests/env/test_golden.cpp, do not edit by hand.\n"
       "# env: " +
-      id + " (default options:" + options + ")\n" + "# seed: " + std::to_string(kSeed) +
+      id + (given.empty() ? " (default options:" : " (options:") + options + ")\n" +
+      "# seed: " + std::to_string(kSeed) +
       ". reset(seed), then each action is drawn from env.rng(): Discrete::sample(rng, "
       "action_mask),\n"
       "#   or MultiDiscrete::sample(rng).\n"
@@ -116,9 +117,9 @@ bool same_field(const std::string& a, const std::string& b) {
          std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
 }
 
-void check_golden(const std::string& id, const std::string& file) {
+void check_golden(const std::string& id, const std::string& file, const OptionMap& given = {}) {
   const std::string path = MEMPLACE_SOURCE_DIR "/tests/golden/" + file;
-  const std::string actual = play(id);
+  const std::string actual = play(id, given);
   const char* regenerate = std::getenv("MEMPLACE_REGENERATE_GOLDEN");
   if (regenerate != nullptr && std::string(regenerate) == "1") {
     write_file_atomically(path, actual);
@@ -155,6 +156,13 @@ TEST_CASE("golden: sequential resnet50 random-agent episode") {
 // The streaming dynamics: every dense reward is a full streaming evaluation.
 TEST_CASE("golden: sequential resnet101 -v1 random-agent episode") {
   check_golden("memplace/sequential/resnet101-v1", "sequential-resnet101-v1.txt");
+}
+
+// The addressed dynamics (cost model v2), with rectify: a random mapping demoted until its bytes
+// fit and every on-chip memory's tensors have addresses, then scored with its staging buffers'.
+TEST_CASE("golden: single-step resnet101 -v2 random-agent episode, rectified") {
+  check_golden("memplace/single-step/resnet101-v2", "single-step-resnet101-v2-rectify.txt",
+               {{"invalid", "rectify"}});
 }
 
 }  // namespace

@@ -109,9 +109,10 @@ class GymnasiumTest(unittest.TestCase):
             match = self.ID.match(gym_id)
             self.assertIsNotNone(match, gym_id)
             self.assertEqual(match["namespace"], "memplace")
-            self.assertIn(match["version"], ("0", "1"))
+            self.assertIn(match["version"], ("0", "1", "2"))
         self.assertIn("memplace/sequential-resnet50-v0", ids)
         self.assertIn("memplace/sequential-resnet50-v1", ids)
+        self.assertIn("memplace/single-step-resnet50-v2", ids)
         self.assertIn("memplace/single-step-bert-base-on-edge-tpu-v1", ids)
         _, on_edge = gym.registry["memplace/single-step-bert-base-on-edge-tpu-v1"]
         self.assertEqual(on_edge, {"memplace_id": "memplace/single-step/bert-base@edge-tpu-v1"})
