@@ -84,10 +84,7 @@ struct AddressSummary {
   std::size_t copies = 0, on_time = 0, delayed = 0, dropped = 0;
 };
 
-AddressSummary address_summary(const Simulator& sim, std::span<const MemoryIndex> mapping) {
-  Evaluation eval;
-  AddressedLayout layout;
-  detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, eval, &layout);
+AddressSummary address_summary(const AddressedLayout& layout) {
   AddressSummary s{layout.packed};
   for (const AddressedLayout::StagedCopy& c : layout.copies) {
     ++s.copies;
@@ -100,6 +97,16 @@ AddressSummary address_summary(const Simulator& sim, std::span<const MemoryIndex
     }
   }
   return s;
+}
+
+// The mapping's evaluation; under the addressed dynamics, with where its addresses went.
+Evaluation evaluate_with_layout(const Simulator& sim, std::span<const MemoryIndex> mapping,
+                                AddressedLayout& layout) {
+  if (sim.dynamics() != Dynamics::addressed) return sim.evaluate(mapping);
+  sim.check_mapping(mapping);
+  Evaluation eval;
+  detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, eval, &layout);
+  return eval;
 }
 
 void run_evaluate(const EvaluateOptions& o, Streams io) {
@@ -129,7 +136,8 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   }
   const Simulator sim = model.build(load_workload(o.workload), std::move(hardware));
   const MappingFile file = parse_mapping(text, o.mapping_path, sim);
-  const Evaluation eval = sim.evaluate(file.mapping);
+  AddressedLayout layout;
+  const Evaluation eval = evaluate_with_layout(sim, file.mapping, layout);
   const TimeFs compiler = sim.evaluate(compiler_mapping(sim)).latency_fs;
   const double gain = speedup(compiler, eval.latency_fs);
   // A result recorded under another memory-time rule or dynamics cannot be re-checked here.
@@ -140,8 +148,7 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   if (!o.allocation_csv.empty())
     check_writable(std::filesystem::path(o.allocation_csv) / "x.csv", true);
   const bool addressed = sim.dynamics() == Dynamics::addressed;
-  const AddressSummary addresses =
-      addressed ? address_summary(sim, file.mapping) : AddressSummary{};
+  const AddressSummary addresses = addressed ? address_summary(layout) : AddressSummary{};
   const std::vector<AllocationRow> allocations =
       o.allocation || !o.allocation_csv.empty()
           ? allocation_rows(sim, file.mapping, o.allocation_csv)

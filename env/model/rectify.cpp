@@ -27,7 +27,8 @@ Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
     std::size_t m = 0;
     if (ev.valid()) {
       m = first_unaddressable(sim, ev.mapping());
-      if (m == sim.slowest()) break;  // valid, addresses and all
+      result.valid = m == sim.slowest();
+      if (result.valid) break;  // bytes and addresses fit
     } else {
       while (ev.overflow_bytes(m) == 0)
         ++m;
@@ -51,7 +52,6 @@ Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
     ev.move(best, slower);
     ++result.demotions;
   }
-  result.valid = ev.valid() && first_unaddressable(sim, ev.mapping()) == sim.slowest();
   result.mapping.assign(ev.mapping().begin(), ev.mapping().end());
   return result;
 }
