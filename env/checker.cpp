@@ -66,10 +66,12 @@ bool same_observation(const Observation& a, const ObservationView& b) {
   if (v.num_nodes() != b.num_nodes() || v.num_features() != b.num_features()) return false;
   const std::vector<float> fa = v.node_features();
   const std::vector<float> fb = b.node_features();
-  return std::equal(fa.begin(), fa.end(), fb.begin(),
-                    [](float x, float y) {
-                      return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
-                    }) &&
+  auto same_bits = [](float x, float y) {
+    return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+  };
+  return std::equal(fa.begin(), fa.end(), fb.begin(), same_bits) &&
+         std::equal(v.occupancy.begin(), v.occupancy.end(), b.occupancy.begin(),
+                    b.occupancy.end(), same_bits) &&
          v.graph->edges == b.graph->edges &&
          std::equal(v.action_mask.begin(), v.action_mask.end(), b.action_mask.begin(),
                     b.action_mask.end());
@@ -227,6 +229,9 @@ class Checker {
     expect("static feature array size", g.nodes.size(), g.num_nodes * g.num_features);
     expect("dynamic feature array size", obs.dynamic.size(), g.num_nodes * obs.dynamic_features);
     expect("edge array size (2 x edges)", g.edges.size(), 2 * s.num_edges);
+    for (std::size_t d = 0; d < 3; ++d)
+      expect("occupancy grid dimension", obs.occupancy_shape[d], s.occupancy_shape[d]);
+    expect("occupancy array size", obs.occupancy.size(), grid_size(s.occupancy_shape));
     if (!sizes) return;
 
     auto check_values = [&](std::span<const float> values, std::size_t width, std::size_t first) {
@@ -242,6 +247,12 @@ class Checker {
     };
     if (g.num_features > 0) check_values(g.nodes, g.num_features, 0);
     if (obs.dynamic_features > 0) check_values(obs.dynamic, obs.dynamic_features, g.num_features);
+    for (std::size_t i = 0; i < obs.occupancy.size(); ++i) {
+      const float v = obs.occupancy[i];
+      if (!(std::isfinite(v) && v >= 0.0f && v <= 1.0f))
+        return problem("occupancy cell " + std::to_string(i) + " = " + std::to_string(v) +
+                       " is outside [0, 1]");
+    }
     for (std::size_t i = 0; i < g.edges.size(); ++i) {
       if (g.edges[i] < 0 || g.edges[i] >= static_cast<std::int64_t>(g.num_nodes)) {
         return problem("edge " + std::to_string(i % s.num_edges) + " has node index " +

@@ -148,6 +148,7 @@ std::uint64_t ObservationView::hash() const {
   mix(graph->edges.data(), graph->edges.size() * sizeof(std::int64_t));
   mix(dynamic.data(), dynamic.size() * sizeof(float));
   mix(action_mask.data(), action_mask.size());
+  mix(occupancy.data(), occupancy.size() * sizeof(float));
   return h;
 }
 
@@ -157,6 +158,8 @@ Observation ObservationView::copy() const {
   o.dynamic.assign(dynamic.begin(), dynamic.end());
   o.dynamic_features = dynamic_features;
   o.action_mask.assign(action_mask.begin(), action_mask.end());
+  o.occupancy.assign(occupancy.begin(), occupancy.end());
+  o.occupancy_shape = occupancy_shape;
   return o;
 }
 

@@ -7,6 +7,7 @@
 // it, valid until the next call (copy() keeps one).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,12 +35,21 @@ std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim,
 
 struct Observation;
 
+// The allocation game's time x address occupancy of its addressed memories (docs/envs/malloc.md):
+// {memories, time bins, address bins}, row-major; all zero in the other environments.
+using GridShape = std::array<std::size_t, 3>;
+inline std::size_t grid_size(const GridShape& shape) {
+  return shape[0] * shape[1] * shape[2];
+}
+
 struct ObservationView {
   const StaticGraph* graph = nullptr;
   const std::shared_ptr<const StaticGraph>* owner = nullptr;  // lets copy() share the graph
   std::span<const float> dynamic;  // num_nodes x dynamic_features, row-major, each in [0, 1]
   std::size_t dynamic_features = 0;
   std::span<const std::uint8_t> action_mask;
+  std::span<const float> occupancy;  // grid_size(occupancy_shape) cells, each in [0, 1]
+  GridShape occupancy_shape{};
 
   std::size_t num_nodes() const { return graph->num_nodes; }
   std::size_t num_features() const { return graph->num_features + dynamic_features; }
@@ -58,8 +68,11 @@ struct Observation {
   std::vector<float> dynamic;
   std::size_t dynamic_features = 0;
   std::vector<std::uint8_t> action_mask;
+  std::vector<float> occupancy;
+  GridShape occupancy_shape{};
   ObservationView view() const {
-    return ObservationView{graph.get(), &graph, dynamic, dynamic_features, action_mask};
+    return ObservationView{graph.get(),  &graph,    dynamic,        dynamic_features,
+                           action_mask, occupancy, occupancy_shape};
   }
 };
 

@@ -24,24 +24,6 @@ std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t ac
   return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
 }
 
-std::vector<std::size_t> make_placement_order(const Simulator& sim, PlacementOrder order) {
-  std::vector<std::size_t> tensors;
-  for (std::size_t t = 0; t < sim.num_tensors(); ++t) {
-    if (sim.tensor_bytes(t) > 0) tensors.push_back(t);
-  }
-  if (order == PlacementOrder::msa) {
-    IncrementalEvaluator ev(sim);
-    std::vector<double> key(sim.num_tensors(), 0.0);
-    for (std::size_t t : tensors) {
-      const auto benefit = static_cast<double>(ev.latency_fs() - ev.preview_latency(t, 0));
-      key[t] = benefit / std::sqrt(static_cast<double>(sim.tensor_bytes(t)));
-    }
-    std::stable_sort(tensors.begin(), tensors.end(),
-                     [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
-  }
-  return tensors;
-}
-
 }  // namespace
 
 std::vector<OptionSpec> SequentialOptions::specs() {
@@ -74,7 +56,7 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
       ctx_(std::move(context)),
       options_(options),
       order_(std::make_shared<const std::vector<std::size_t>>(
-          make_placement_order(*ctx_->sim, options.order))),
+          memplace::placement_order(*ctx_->sim, options.order))),
       pristine_(*ctx_->sim),
       ev_(pristine_),
       features_(kDynamicFeatures + (ctx_->streaming_features() ? kStreamingDynamicFeatures : 0)) {
@@ -129,7 +111,13 @@ Space SequentialEnv::action_space() const {
 }
 
 ObservationView SequentialEnv::observation() const {
-  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, features_, mask_};
+  ObservationView view;
+  view.graph = ctx_->graph.get();
+  view.owner = &ctx_->graph;
+  view.dynamic = dynamic_;
+  view.dynamic_features = features_;
+  view.action_mask = mask_;
+  return view;
 }
 
 void SequentialEnv::point_at(std::size_t tensor, float flag) {
@@ -263,7 +251,7 @@ std::unique_ptr<Env> make_sequential(std::string id,
 
 EnvFamily sequential_family() {
   return {.kind = "sequential",
-          .description = "one tensor per step, masked (mallocGame)",
+          .description = "one tensor per step, a memory each, masked",
           .own_option_specs = &SequentialOptions::specs,
           .make = &make_sequential};
 }

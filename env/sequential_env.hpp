@@ -8,18 +8,10 @@
 #include "env/env.hpp"
 #include "env/model/incremental_streaming.hpp"
 #include "env/placement_context.hpp"
+#include "env/placement_order.hpp"
 #include "env/registry.hpp"
 
 namespace memplace {
-
-enum class PlacementOrder : std::uint8_t {
-  schedule,  // layer by layer, weight before activation (default)
-  msa,       // benefit per sqrt(bytes), descending, as XLA's memory-space assignment orders
-};
-enum class RewardTiming : std::uint8_t {
-  dense,     // each step: the change in speedup this decision makes (default)
-  terminal,  // 0 until the last step, then final speedup - all-slowest speedup
-};
 
 // The sequential env's own options (the model's are the model spec's).
 struct SequentialOptions {

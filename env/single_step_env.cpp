@@ -102,7 +102,13 @@ void SingleStepEnv::show_mapping(std::span<const MemoryIndex> mapping) {
 }
 
 ObservationView SingleStepEnv::observation() const {
-  return ObservationView{ctx_->graph.get(), &ctx_->graph, dynamic_, 2, *mask_};
+  ObservationView view;
+  view.graph = ctx_->graph.get();
+  view.owner = &ctx_->graph;
+  view.dynamic = dynamic_;
+  view.dynamic_features = 2;
+  view.action_mask = *mask_;
+  return view;
 }
 
 ResetResult SingleStepEnv::reset(std::optional<std::uint64_t> seed) {

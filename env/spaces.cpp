@@ -94,7 +94,12 @@ std::string Box::describe() const {
 std::string GraphSpace::describe() const {
   return "Graph(nodes " + std::to_string(num_nodes) + " x " + std::to_string(node_features) +
          " features in [" + std::to_string(low) + ", " + std::to_string(high) + "], edges 2 x " +
-         std::to_string(num_edges) + ", action_mask " + std::to_string(mask_size) + ")";
+         std::to_string(num_edges) + ", action_mask " + std::to_string(mask_size) +
+         (occupancy_shape[0] == 0 ? std::string()
+                                  : ", occupancy " + std::to_string(occupancy_shape[0]) + " x " +
+                                        std::to_string(occupancy_shape[1]) + " x " +
+                                        std::to_string(occupancy_shape[2])) +
+         ")";
 }
 
 std::string describe(const Space& space) {

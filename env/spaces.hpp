@@ -5,6 +5,7 @@
 // action one element per dimension.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -44,7 +45,8 @@ struct Box {
 };
 
 // A graph: a node feature matrix (num_nodes x node_features, each in [low, high]), an edge list
-// (2 x num_edges, node indices) and an action mask (mask_size bytes, 0 or 1).
+// (2 x num_edges, node indices), an action mask (mask_size bytes, 0 or 1) and, in the allocation
+// game, an occupancy grid (occupancy_shape, each cell in [0, 1]; all zero elsewhere).
 struct GraphSpace {
   std::size_t num_nodes = 0;
   std::size_t node_features = 0;
@@ -52,6 +54,7 @@ struct GraphSpace {
   std::size_t mask_size = 0;
   float low = 0;
   float high = 1;
+  std::array<std::size_t, 3> occupancy_shape{};
   Box node_box() const { return Box{{num_nodes, node_features}, low, high}; }
   std::string describe() const;
 };

@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 
+#include "env/allocation/gaps.hpp"
 #include "env/allocation/packing_check.hpp"
 
 namespace memplace::allocation {
@@ -68,20 +69,13 @@ std::int64_t fit_offset(std::span<const std::pair<std::int64_t, std::int64_t>> t
                         std::int64_t limit) {
   std::int64_t chosen = -1;
   std::int64_t chosen_gap = 0;
-  std::int64_t start = 0;  // the lowest byte not yet known to be taken
-  auto consider = [&](std::int64_t gap_end) {
-    const std::int64_t at = align_up(start, alignment);
-    const std::int64_t gap = gap_end - at;
+  for_each_gap(taken, alignment, limit, [&](std::int64_t at, std::int64_t end) {
+    const std::int64_t gap = end - at;
     if (gap < size) return false;
     if (chosen < 0 || (rule == FitRule::best_fit && gap < chosen_gap))
       chosen = at, chosen_gap = gap;
     return rule == FitRule::first_fit;
-  };
-  for (const auto& [begin, end] : taken) {
-    if (consider(begin)) return chosen;
-    start = std::max(start, end);
-  }
-  consider(limit);
+  });
   return chosen;
 }
 

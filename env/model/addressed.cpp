@@ -5,6 +5,7 @@
 
 #include "env/allocation/greedy_packing.hpp"
 #include "env/allocation/packer.hpp"
+#include "env/allocation/packing_check.hpp"
 #include "env/model/simulator.hpp"
 #include "env/model/tensor_allocation.hpp"
 
@@ -22,6 +23,16 @@ struct Block {
   std::uint32_t first = 0;
   std::uint32_t last = 0;
 };
+
+// The blocks of the tensors `mapping` homes in `memory` at the given offsets.
+void given_blocks(const Simulator& sim, std::span<const MemoryIndex> mapping, std::size_t memory,
+                  std::span<const std::int64_t> tensor_offset, std::vector<Block>& blocks) {
+  for (std::size_t t = 0; t < mapping.size(); ++t)
+    if (mapping[t] == memory && sim.tensor_bytes(t) > 0)
+      blocks.push_back({tensor_offset[t], tensor_offset[t] + sim.tensor_bytes(t),
+                        static_cast<std::uint32_t>(sim.live_first(t)),
+                        static_cast<std::uint32_t>(sim.live_last(t))});
+}
 
 // Step 2 for one memory: the tensors' offsets into `tensor_offset` and their blocks; false (and
 // the overflow) when the allocator finds no packing.
@@ -90,7 +101,7 @@ allocation::PackResult pack_memory(const Simulator& sim, std::span<const MemoryI
 
 void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
                         std::span<const MemoryIndex> mapping, Evaluation& out,
-                        AddressedLayout* layout) {
+                        AddressedLayout* layout, std::span<const std::int64_t> tensor_offsets) {
   thread_local std::vector<TimeFs> loads, v0_fs, log;
   thread_local DmaState state;
   const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
@@ -121,10 +132,16 @@ void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
   // 2. The tensors' addresses.
   thread_local std::vector<std::int64_t> tensor_offset;
   std::array<std::vector<Block>, kMaxMemories> blocks;
-  tensor_offset.assign(sim.num_tensors(), -1);
+  if (tensor_offsets.empty()) {
+    tensor_offset.assign(sim.num_tensors(), -1);
+  } else {
+    tensor_offset.assign(tensor_offsets.begin(), tensor_offsets.end());
+  }
   for (std::size_t m = 0; m + 1 < m_count; ++m) {
+    const bool given = !tensor_offsets.empty();
+    if (given) given_blocks(sim, mapping, m, tensor_offsets, blocks[m]);
     const bool packed =
-        pack_tensors(sim, mapping, m, tensor_offset, blocks[m], out.overflow_bytes[m]);
+        given || pack_tensors(sim, mapping, m, tensor_offset, blocks[m], out.overflow_bytes[m]);
     out.valid = out.valid && packed;
     if (layout) layout->packed[m] = packed;
   }
@@ -203,3 +220,24 @@ void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
 }
 
 }  // namespace memplace::detail
+
+namespace memplace {
+
+std::vector<std::string> layout_faults(const Simulator& sim, std::span<const MemoryIndex> mapping,
+                                       std::span<const std::int64_t> tensor_offsets) {
+  if (tensor_offsets.size() != sim.num_tensors())
+    return {"the layout has " + std::to_string(tensor_offsets.size()) +
+            " offsets; the workload has " + std::to_string(sim.num_tensors()) + " tensors"};
+  std::vector<std::string> faults;
+  for (std::size_t m = 0; m + 1 < sim.num_memories(); ++m) {
+    const allocation::Problem problem = tensor_allocation_problem(sim, mapping, m);
+    std::vector<std::int64_t> offsets;
+    for (std::size_t t = 0; t < mapping.size(); ++t)
+      if (mapping[t] == m) offsets.push_back(tensor_offsets[t]);
+    for (std::string& fault : allocation::packing_faults(problem, offsets))
+      faults.push_back(sim.hardware().memories[m].name + ": " + std::move(fault));
+  }
+  return faults;
+}
+
+}  // namespace memplace

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "env/allocation/packer.hpp"
@@ -55,10 +56,21 @@ namespace detail {
 allocation::PackResult pack_memory(const Simulator& sim, std::span<const MemoryIndex> mapping,
                                    std::size_t memory);
 
-// Fills `out` under the addressed dynamics; with `layout`, also where everything went.
+// Fills `out` under the addressed dynamics; with `layout`, also where everything went. With
+// `tensor_offsets` (one per tensor, as AddressedLayout::tensor_offset), the tensors keep those
+// addresses instead of the allocator's (the allocation game's layout): they must be a valid
+// packing of every memory, which the caller has checked (layout_faults).
 void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
                         std::span<const MemoryIndex> mapping, Evaluation& out,
-                        AddressedLayout* layout = nullptr);
+                        AddressedLayout* layout = nullptr,
+                        std::span<const std::int64_t> tensor_offsets = {});
 
 }  // namespace detail
+
+// What is wrong with `tensor_offsets` as the addresses of `mapping`'s on-chip tensors, one line per
+// fault (packing_faults of each memory but the slowest, naming the tensors); empty when valid.
+std::vector<std::string> layout_faults(const Simulator& sim, std::span<const MemoryIndex> mapping,
+                                       std::span<const std::int64_t> tensor_offsets);
+
+namespace detail {}  // namespace detail
 }  // namespace memplace

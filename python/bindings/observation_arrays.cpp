@@ -12,7 +12,7 @@ namespace {
 // Dict keys, made once: building them at every step would cost more than the step.
 struct Keys {
   py::str nodes{"nodes"}, edge_links{"edge_links"}, node_state{"node_state"},
-      action_mask{"action_mask"};
+      action_mask{"action_mask"}, occupancy{"occupancy"};
   py::str latency_fs{"latency_fs"}, latency_us{"latency_us"}, speedup{"speedup"}, valid{"valid"},
       overflow_bytes{"overflow_bytes"}, rectified{"rectified"}, demotions{"demotions"},
       step{"step"};
@@ -93,6 +93,12 @@ py::dict ObservationArrays::single(const ObservationView& obs) {
                                 {static_cast<py::ssize_t>(obs.action_mask.size())});
   }
   d[k.action_mask] = last_mask_;
+  if (obs.occupancy_shape[0] > 0) {
+    const GridShape& g = obs.occupancy_shape;
+    d[k.occupancy] = read_only_copy(obs.occupancy,
+                                    {static_cast<py::ssize_t>(g[0]), static_cast<py::ssize_t>(g[1]),
+                                     static_cast<py::ssize_t>(g[2])});
+  }
   return d;
 }
 
@@ -118,6 +124,15 @@ py::dict ObservationArrays::batch(std::span<const ObservationView> obs) {
   d[k.edge_links] = broadcast(edge_links_, copies);
   d[k.node_state] = std::move(state);
   d[k.action_mask] = std::move(masks);
+  if (const GridShape& g = obs.front().occupancy_shape; g[0] > 0) {
+    const std::size_t cells = grid_size(g);
+    py::array_t<float> grids({static_cast<py::ssize_t>(copies), static_cast<py::ssize_t>(g[0]),
+                              static_cast<py::ssize_t>(g[1]), static_cast<py::ssize_t>(g[2])});
+    for (std::size_t i = 0; i < copies; ++i)
+      std::memcpy(grids.mutable_data() + i * cells, obs[i].occupancy.data(), cells * sizeof(float));
+    make_read_only(grids);
+    d[k.occupancy] = std::move(grids);
+  }
   return d;
 }
 

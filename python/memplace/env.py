@@ -27,12 +27,16 @@ def _observation_space(spec: dict, copies: int | None = None) -> Dict:
     with `copies`, every entry gets a leading axis of that length."""
     lead = () if copies is None else (copies,)
     n, e = spec["num_nodes"], spec["num_edges"]
-    return Dict({
+    spaces = {
         "nodes": Box(0.0, 1.0, lead + (n, spec["static_features"]), np.float32),
         "edge_links": Box(0, max(n - 1, 0), lead + (e, 2), np.int64),
         "node_state": Box(0.0, 1.0, lead + (n, spec["dynamic_features"]), np.float32),
         "action_mask": MultiBinary(lead + (spec["mask_size"],) if lead else spec["mask_size"]),
-    })
+    }
+    grid = tuple(spec["occupancy_shape"])
+    if grid[0] > 0:  # the allocation game's time x address occupancy per on-chip memory
+        spaces["occupancy"] = Box(0.0, 1.0, lead + grid, np.float32)
+    return Dict(spaces)
 
 
 class _ClosesOnExit:

@@ -1,0 +1,330 @@
+#include "env/allocation_game_env.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "env/allocation/gaps.hpp"
+#include "env/model/addressed.hpp"
+#include "env/model/incremental.hpp"
+
+namespace memplace {
+namespace {
+
+// Columns of the dynamic node features (docs/envs/malloc.md).
+constexpr std::size_t kWeightMemory = 0;
+constexpr std::size_t kActivationMemory = 1;
+constexpr std::size_t kWeightPlaced = 2;
+constexpr std::size_t kActivationPlaced = 3;
+constexpr std::size_t kWeightCurrent = 4;
+constexpr std::size_t kActivationCurrent = 5;
+constexpr std::size_t kWeightOffset = 6;
+constexpr std::size_t kActivationOffset = 7;
+
+std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t activation_column) {
+  return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
+}
+
+std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
+  std::vector<std::int64_t> capacities;
+  for (std::size_t m = 0; m + 1 < sim.num_memories(); ++m)
+    capacities.push_back(sim.capacity(m));
+  return capacities;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> AllocationGameOptions::specs() {
+  return {{"order",
+           "schedule",
+           {"schedule", "msa"},
+           "placement order: schedule (layer order, weight first) or msa (benefit per "
+           "sqrt(bytes), descending)"},
+          {"reward",
+           "dense",
+           {"dense", "terminal"},
+           "dense: each step's change in the potential, the last step's settling on the score; "
+           "terminal: the total at the last step"}};
+}
+
+AllocationGameOptions AllocationGameOptions::from_options(const OptionMap& resolved) {
+  AllocationGameOptions o;
+  o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
+  o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
+  return o;
+}
+
+OptionMap AllocationGameOptions::to_options() const {
+  return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
+          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
+}
+
+AllocationGameEnv::AllocationGameEnv(std::string id,
+                                     std::shared_ptr<const PlacementContext> context,
+                                     AllocationGameOptions options)
+    : id_(std::move(id)),
+      ctx_(std::move(context)),
+      options_(options),
+      order_(std::make_shared<const std::vector<std::size_t>>(
+          memplace::placement_order(*ctx_->sim, options.order))),
+      memories_(ctx_->sim->num_memories() - 1),
+      mapping_(uniform_mapping(ctx_->sim->num_layers(), ctx_->sim->slowest())),
+      layer_fs_(ctx_->sim->num_layers(), 0),
+      offset_(ctx_->sim->num_tensors(), -1),
+      candidates_(1 + memories_ * kRulesPerMemory, -1),
+      grid_(ctx_->sim->num_layers(), on_chip_capacities(*ctx_->sim)),
+      mask_(candidates_.size(), 0) {
+  const Simulator& sim = *ctx_->sim;
+  if (order_->empty()) {
+    throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
+  }
+  if (memories_ == 0) {
+    throw InputError(id_ + ": hardware '" + sim.hardware().name +
+                     "' has one memory: there is nothing to allocate");
+  }
+  // Unplaced tensors wait in the slowest memory, and the slowest memory is always an action: the
+  // episode can always go on only if they all fit there.
+  const IncrementalEvaluator all_slowest(sim);
+  if (!all_slowest.valid()) {
+    throw InputError(id_ + ": workload '" + sim.workload().name() + "' does not fit in " +
+                     sim.hardware().memories.back().name + " (" +
+                     std::to_string(all_slowest.total_overflow_bytes()) +
+                     " bytes over) even with every tensor there");
+  }
+  for (std::size_t l = 0; l < sim.num_layers(); ++l)
+    refresh_layer(l);
+  pristine_layer_fs_ = std::make_shared<const std::vector<TimeFs>>(layer_fs_);
+  pristine_pinned_fs_ = pinned_fs_;
+  potential_scale_ = static_cast<double>(ctx_->all_slowest_fs) / static_cast<double>(pinned_fs_);
+  dynamic_.assign(sim.num_layers() * kDynamicFeatures, 0.0f);
+  for (std::size_t l = 0; l < sim.num_layers(); ++l) {
+    dynamic_[l * kDynamicFeatures + kWeightMemory] = 1.0f;
+    dynamic_[l * kDynamicFeatures + kActivationMemory] = 1.0f;
+  }
+  pristine_dynamic_ = std::make_shared<const std::vector<float>>(dynamic_);
+  pristine_grid_ = std::make_shared<const OccupancyGrid>(grid_);
+}
+
+Space AllocationGameEnv::observation_space() const {
+  const Simulator& sim = *ctx_->sim;
+  GraphSpace space{sim.num_layers(),
+                   ctx_->graph->num_features + kDynamicFeatures,
+                   ctx_->graph->num_edges(),
+                   mask_.size(),
+                   0.0f,
+                   1.0f};
+  space.occupancy_shape = grid_.shape();
+  return space;
+}
+
+Space AllocationGameEnv::action_space() const {
+  return Discrete{static_cast<std::int64_t>(mask_.size())};
+}
+
+ObservationView AllocationGameEnv::observation() const {
+  ObservationView view;
+  view.graph = ctx_->graph.get();
+  view.owner = &ctx_->graph;
+  view.dynamic = dynamic_;
+  view.dynamic_features = kDynamicFeatures;
+  view.action_mask = mask_;
+  view.occupancy = grid_.cells();
+  view.occupancy_shape = grid_.shape();
+  return view;
+}
+
+MemoryIndex AllocationGameEnv::candidate_memory(std::size_t a) const {
+  if (a >= candidates_.size()) {
+    throw std::out_of_range(id_ + ": candidate " + std::to_string(a) + " out of range (0.." +
+                            std::to_string(candidates_.size() - 1) + ")");
+  }
+  return a == 0 ? ctx_->sim->slowest() : static_cast<MemoryIndex>((a - 1) / kRulesPerMemory);
+}
+
+void AllocationGameEnv::set_pointer(std::size_t tensor, float flag) {
+  dynamic_[tensor_layer(tensor) * kDynamicFeatures +
+           column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
+}
+
+void AllocationGameEnv::refresh_candidates() {
+  const Simulator& sim = *ctx_->sim;
+  const std::size_t tensor = (*order_)[cursor_];
+  const std::int64_t bytes = sim.tensor_bytes(tensor);
+  const auto first = static_cast<std::uint32_t>(sim.live_first(tensor));
+  const auto last = static_cast<std::uint32_t>(sim.live_last(tensor));
+  thread_local std::vector<allocation::Range> taken;
+  mask_[0] = 1;
+  for (std::size_t k = 0; k < memories_; ++k) {
+    taken.clear();
+    for (const Block& b : blocks_[k])  // by offset, as gap_candidates wants them
+      if (b.first <= last && b.last >= first) taken.emplace_back(b.offset, b.end);
+    const auto offsets = allocation::gap_candidates(
+        taken, bytes, sim.hardware().memories[k].alignment_bytes, sim.capacity(k));
+    for (std::size_t r = 0; r < kRulesPerMemory; ++r) {
+      const std::size_t a = 1 + k * kRulesPerMemory + r;
+      candidates_[a] = offsets[r];
+      const bool repeats = std::find(offsets.begin(), offsets.begin() + static_cast<long>(r),
+                                     offsets[r]) != offsets.begin() + static_cast<long>(r);
+      mask_[a] = offsets[r] >= 0 && !repeats ? 1 : 0;
+    }
+  }
+}
+
+void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t offset) {
+  const Simulator& sim = *ctx_->sim;
+  const std::size_t row = tensor_layer(tensor) * kDynamicFeatures;
+  dynamic_[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;
+  if (m == sim.slowest()) return;  // where it already counts
+  const std::int64_t end = offset + sim.tensor_bytes(tensor);
+  const auto first = static_cast<std::uint32_t>(sim.live_first(tensor));
+  const auto last = static_cast<std::uint32_t>(sim.live_last(tensor));
+  std::vector<Block>& blocks = blocks_[m];
+  const auto at = std::upper_bound(blocks.begin(), blocks.end(), offset,
+                                   [](std::int64_t o, const Block& b) { return o < b.offset; });
+  blocks.insert(at, Block{offset, end, first, last});
+  offset_[tensor] = offset;
+  mapping_[tensor] = m;
+  refresh_layer(tensor_layer(tensor));
+  if (tensor_kind(tensor) == TensorKind::activation)
+    for (const Simulator::Dependency& d : sim.out_edges(tensor_layer(tensor)))
+      refresh_layer(d.layer);
+  grid_.add(m, offset, end, first, last);
+  dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
+      static_cast<float>(m) / static_cast<float>(memories_);
+  dynamic_[row + column(tensor, kWeightOffset, kActivationOffset)] =
+      static_cast<float>(static_cast<double>(offset) / static_cast<double>(sim.capacity(m)));
+}
+
+void AllocationGameEnv::refresh_layer(std::size_t l) {
+  const Simulator& sim = *ctx_->sim;
+  std::array<TimeFs, kMaxMemories> transfers{};
+  sim.add_transfer_fs(l, mapping_, transfers.data());
+  const TimeFs t = sim.layer_time(l, transfers.data());
+  pinned_fs_ += t - layer_fs_[l];
+  layer_fs_[l] = t;
+}
+
+double AllocationGameEnv::potential() const {
+  return ctx_->speedup(1) / (static_cast<double>(pinned_fs_) * potential_scale_);
+}
+
+TimeFs AllocationGameEnv::final_latency() const {
+  const Simulator& sim = *ctx_->sim;
+  thread_local Evaluation out;
+  if (sim.dynamics() == Dynamics::addressed) {
+    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping(), out, nullptr, offset_);
+  } else {
+    sim.evaluate(mapping(), out);
+  }
+  if (!out.valid) {  // non-overlapping ranges below every capacity always fit
+    throw std::logic_error(id_ + ": the game's layout scored invalid (a bug: please report it)");
+  }
+  return out.latency_fs;
+}
+
+ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
+  const Simulator& sim = *ctx_->sim;
+  if (seed) rng_.reseed(*seed);
+  std::fill(mapping_.begin(), mapping_.end(), sim.slowest());
+  std::copy(pristine_layer_fs_->begin(), pristine_layer_fs_->end(), layer_fs_.begin());
+  pinned_fs_ = pristine_pinned_fs_;
+  std::fill(offset_.begin(), offset_.end(), -1);
+  for (std::vector<Block>& blocks : blocks_)
+    blocks.clear();
+  std::copy(pristine_dynamic_->begin(), pristine_dynamic_->end(), dynamic_.begin());
+  grid_ = *pristine_grid_;
+  cursor_ = 0;
+  done_ = false;
+  set_pointer((*order_)[0], 1.0f);
+  refresh_candidates();
+  info_ = EnvInfo{};
+  info_.latency_fs = ctx_->all_slowest_fs;
+  info_.speedup = ctx_->speedup(info_.latency_fs);
+  potential_now_ = info_.speedup;  // potential() up to rounding: exact, so both rewards sum alike
+  return {observation(), info_};
+}
+
+StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
+  if (done_) {
+    throw std::invalid_argument(id_ +
+                                ": step() with no episode running (before the first reset, or "
+                                "after the episode ended); call reset()");
+  }
+  if (action.size() != 1) {
+    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
+                                " entries; expected 1 (a candidate placement)");
+  }
+  const std::int64_t a = action[0];
+  const std::size_t tensor = (*order_)[cursor_];
+  if (a < 0 || a >= static_cast<std::int64_t>(mask_.size())) {
+    throw std::invalid_argument(id_ + ": action " + std::to_string(a) +
+                                " is not a candidate placement (0.." +
+                                std::to_string(mask_.size() - 1) + ")");
+  }
+  const auto slot = static_cast<std::size_t>(a);
+  if (mask_[slot] == 0) {
+    const std::size_t k = (slot - 1) / kRulesPerMemory;
+    throw std::invalid_argument(
+        id_ + ": action " + std::to_string(a) + " is masked: the " +
+        allocation::name_of(allocation::kGapRules[(slot - 1) % kRulesPerMemory]) + " offset in " +
+        ctx_->sim->hardware().memories[k].name + " for the " +
+        (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
+        ctx_->sim->workload().layer(tensor_layer(tensor)).name + "' " +
+        (candidates_[slot] < 0 ? "does not exist (no free range holds it over its live range)"
+                               : "repeats an earlier candidate"));
+  }
+
+  place(tensor, candidate_memory(slot), candidates_[slot]);
+  set_pointer(tensor, 0.0f);
+  ++cursor_;
+
+  StepResult r;
+  const double before = potential_now_;
+  r.terminated = cursor_ == order_->size();
+  if (r.terminated) {
+    done_ = true;
+    std::fill(mask_.begin(), mask_.end(), 0);
+    info_.latency_fs = final_latency();
+    info_.speedup = ctx_->speedup(info_.latency_fs);
+    r.reward = options_.reward == RewardTiming::dense
+                   ? info_.speedup - before
+                   : info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
+  } else {
+    set_pointer((*order_)[cursor_], 1.0f);
+    refresh_candidates();
+    potential_now_ = potential();
+    info_.latency_fs = static_cast<TimeFs>(static_cast<double>(pinned_fs_) * potential_scale_);
+    info_.speedup = potential_now_;
+    if (options_.reward == RewardTiming::dense) r.reward = potential_now_ - before;
+  }
+  info_.step = cursor_;
+  r.info = info_;
+  r.obs = observation();
+  return r;
+}
+
+OptionMap AllocationGameEnv::options() const {
+  OptionMap o = ctx_->model_options();
+  o.merge(options_.to_options());
+  return o;
+}
+
+namespace {
+
+std::unique_ptr<Env> make_allocation_game(std::string id,
+                                          std::shared_ptr<const PlacementContext> context,
+                                          const OptionMap& own_options) {
+  return std::make_unique<AllocationGameEnv>(std::move(id), std::move(context),
+                                             AllocationGameOptions::from_options(own_options));
+}
+
+}  // namespace
+
+EnvFamily allocation_game_family() {
+  return {.kind = "malloc",
+          .description = "one tensor per step at an address: the allocation game (mallocGame)",
+          .versions = {ModelVersion::v2},
+          .own_option_specs = &AllocationGameOptions::specs,
+          .make = &make_allocation_game};
+}
+
+}  // namespace memplace

@@ -1,0 +1,111 @@
+// The allocation game (mallocGame, Wang et al. 2023): one tensor per step, in a fixed order, placed
+// either in the slowest memory or at an address of an on-chip memory — a rectangle of its bytes x
+// its live steps that must not overlap any placed before it. The action is one of K candidate
+// placements (the slowest memory, then per on-chip memory the lowest, best-fit, widest-gap and
+// highest offsets it fits at), masked where a candidate does not exist or repeats one before it.
+// The episode's mapping and offsets are scored under the context's dynamics with exactly those
+// addresses (cost model v2: the staging buffers then find their own). docs/envs/malloc.md
+// describes observation, action, reward, termination and options.
+#pragma once
+
+#include <array>
+
+#include "base/options.hpp"
+#include "env/env.hpp"
+#include "env/occupancy_grid.hpp"
+#include "env/placement_context.hpp"
+#include "env/placement_order.hpp"
+#include "env/registry.hpp"
+
+namespace memplace {
+
+// The game's own options (the model's are the model spec's).
+struct AllocationGameOptions {
+  PlacementOrder order = PlacementOrder::schedule;
+  RewardTiming reward = RewardTiming::dense;
+
+  static std::vector<OptionSpec> specs();
+  static AllocationGameOptions from_options(const OptionMap& resolved);
+  OptionMap to_options() const;
+};
+
+class AllocationGameEnv final : public Env {
+ public:
+  AllocationGameEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                    AllocationGameOptions options = {});
+
+  // Candidates per on-chip memory (allocation::kGapRules), and the dynamic node feature columns.
+  static constexpr std::size_t kRulesPerMemory = 4;
+  static constexpr std::size_t kDynamicFeatures = 8;
+
+  const std::string& id() const override { return id_; }
+  Space observation_space() const override;
+  Space action_space() const override;
+  std::size_t episode_length() const override { return order_->size(); }
+  ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
+  StepResult step(std::span<const std::int64_t> action) override;
+  using Env::step;
+  ObservationView observation() const override;
+  std::unique_ptr<Env> clone() const override { return std::make_unique<AllocationGameEnv>(*this); }
+  OptionMap options() const override;
+  const Simulator& simulator() const override { return *ctx_->sim; }
+
+  // The tensors of an episode, in placement order (tensors of zero bytes are not placed).
+  std::span<const std::size_t> placement_order() const { return *order_; }
+  // The mapping so far (unplaced tensors in the slowest memory) and each tensor's offset in its
+  // memory (-1 in the slowest).
+  std::span<const MemoryIndex> mapping() const { return mapping_; }
+  std::span<const std::int64_t> tensor_offsets() const { return offset_; }
+  // Candidate a's memory and offset for the tensor being placed (offset -1: none, or the slowest
+  // memory).
+  MemoryIndex candidate_memory(std::size_t a) const;
+  std::int64_t candidate_offset(std::size_t a) const { return candidates_[a]; }
+
+ private:
+  // An address range of an on-chip memory held over the steps [first, last].
+  struct Block {
+    std::int64_t offset;
+    std::int64_t end;
+    std::uint32_t first;
+    std::uint32_t last;
+  };
+  void refresh_candidates();
+  void place(std::size_t tensor, MemoryIndex m, std::int64_t offset);
+  // Layer l's time under the pinned dynamics, from the mapping (O(in-degree)), into the total.
+  void refresh_layer(std::size_t l);
+  // The potential of dense rewards (docs/envs/malloc.md): the pinned latency, scaled so that the
+  // all-slowest mapping's equals its latency under the context's dynamics, as a speedup.
+  double potential() const;
+  // The episode's mapping and offsets, scored under the context's dynamics.
+  TimeFs final_latency() const;
+  void set_pointer(std::size_t tensor, float flag);
+
+  std::string id_;
+  std::shared_ptr<const PlacementContext> ctx_;
+  AllocationGameOptions options_;
+  std::shared_ptr<const std::vector<std::size_t>> order_;
+  std::size_t memories_;  // on-chip (addressed) memories: every one but the slowest
+  double potential_scale_ = 1;
+  // The state, kept small because search agents clone it at every node: the mapping, the pinned
+  // layer times (not the per-memory transfer times an IncrementalEvaluator keeps; a move
+  // re-derives the few layers it changes), offsets and blocks, and the observation's buffers.
+  Mapping mapping_;
+  std::vector<TimeFs> layer_fs_;
+  TimeFs pinned_fs_ = 0;
+  std::shared_ptr<const std::vector<TimeFs>> pristine_layer_fs_;  // all-slowest
+  TimeFs pristine_pinned_fs_ = 0;
+  std::vector<std::int64_t> offset_;
+  std::array<std::vector<Block>, kMaxMemories> blocks_;  // per on-chip memory, by offset
+  std::vector<std::int64_t> candidates_;                 // per action: an offset or -1
+  std::vector<float> dynamic_;                           // N x kDynamicFeatures
+  std::shared_ptr<const std::vector<float>> pristine_dynamic_;
+  OccupancyGrid grid_;
+  std::shared_ptr<const OccupancyGrid> pristine_grid_;
+  std::vector<std::uint8_t> mask_;
+  std::size_t cursor_ = 0;
+  bool done_ = true;
+  double potential_now_ = 0;
+  EnvInfo info_;
+};
+
+}  // namespace memplace

@@ -1,0 +1,34 @@
+// The allocation game's picture of its memories: for each addressed memory, a fixed grid of time
+// bins x address bins, each cell the share of its time x address area that allocations cover.
+// Fixed-size whatever the workload (a grid, not a list of allocations), so that one network reads
+// every instance.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "env/observation.hpp"
+
+namespace memplace {
+
+class OccupancyGrid {
+ public:
+  static constexpr std::size_t kTimeBins = 32;
+  static constexpr std::size_t kAddressBins = 32;
+
+  // `memories` grids over `steps` schedule steps; memory k's addresses are [0, capacities[k]).
+  OccupancyGrid(std::size_t steps, std::vector<std::int64_t> capacities);
+
+  GridShape shape() const { return {capacities_.size(), kTimeBins, kAddressBins}; }
+  const std::vector<float>& cells() const { return cells_; }
+  // Covers [offset, end) x steps [first, last] of memory k.
+  void add(std::size_t k, std::int64_t offset, std::int64_t end, std::size_t first,
+           std::size_t last);
+
+ private:
+  std::size_t steps_;
+  std::vector<std::int64_t> capacities_;
+  std::vector<float> cells_;
+};
+
+}  // namespace memplace
