@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The figures of docs/allocation.md: `memplace pack` on generated zero-slack problems (and on any
-# other CSV files given), greedy against exact, as a markdown table.
+# other CSV files given), greedy against the exact searches' portfolio, as a markdown table.
 #
 # Usage: scripts/pack-figures.sh MEMPLACE TIME_LIMIT_SECONDS [FILE.csv:CAPACITY ...]
 # Run it alone on a quiet machine, one core: taskset -c 1 scripts/pack-figures.sh ...
@@ -11,7 +11,7 @@ shift 2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "| problem | buffers | best greedy over the capacity | exact search | placements | seconds |"
+echo "| problem | buffers | best greedy over the capacity | exact searches (the run that decided) | placements | seconds |"
 echo "|---|---:|---:|---|---:|---:|"
 row() {  # row NAME FILE CAPACITY
   local log="$work/log"
@@ -19,10 +19,10 @@ row() {  # row NAME FILE CAPACITY
   local buffers over verdict placements seconds
   buffers=$(sed -n 's/.*: \([0-9]*\) buffers,.*/\1/p' "$log")
   over=$(sed -n 's/.*(\(-\{0,1\}[0-9.]* %\) over the capacity).*/\1/p' "$log" | head -1)
-  if grep -q "packed by exact search" "$log"; then
-    verdict="packed ($(sed -n 's/.*packed by exact search (\([^)]*\)).*/\1/p' "$log"))"
+  if grep -qE "packed by (exact|skyline) search" "$log"; then
+    verdict="packed ($(sed -nE 's/.*packed by (exact|skyline) search \(([^)]*)\).*/\1 search: \2/p' "$log"))"
     placements=$(sed -n 's/.* s (\([0-9]*\) placements).*/\1/p' "$log")
-    seconds=$(sed -n 's/.*packed by exact search ([^)]*) in \([0-9.]*\) s.*/\1/p' "$log")
+    seconds=$(sed -nE 's/.*packed by (exact|skyline) search \([^)]*\) in ([0-9.]*) s.*/\2/p' "$log")
   elif grep -q "packed by" "$log"; then
     verdict="(greedy packed it)"; placements=0
     seconds=$(sed -n 's/.*in \([0-9.]*\) s.*/\1/p' "$log")

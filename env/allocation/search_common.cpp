@@ -1,0 +1,99 @@
+#include "env/allocation/search_common.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace memplace::allocation::detail {
+
+SearchBuffers::SearchBuffers(const Problem& problem) {
+  for (std::size_t i = 0; i < problem.buffers.size(); ++i)
+    if (problem.buffers[i].size > 0) {
+      buffers.push_back(problem.buffers[i]);
+      original.push_back(i);
+    }
+}
+
+std::vector<std::int64_t> SearchBuffers::problem_offsets(
+    const Problem& problem, const std::vector<std::int64_t>& offsets) const {
+  std::vector<std::int64_t> out(problem.buffers.size(), 0);
+  for (std::size_t i = 0; i < original.size(); ++i)
+    out[original[i]] = offsets[i];
+  return out;
+}
+
+std::vector<int> tie_break_ranks(const std::vector<Buffer>& buffers, RankOrder order) {
+  // Each order as a key, smaller first.
+  const auto key = [&](int i) -> std::tuple<std::int64_t, std::int64_t> {
+    const Buffer& b = buffers[i];
+    const std::int64_t life = b.upper - b.lower;
+    switch (order) {
+      case RankOrder::size:
+        return {-b.size, -life};
+      case RankOrder::lifetime:
+        return {-life, -b.size};
+      case RankOrder::area:
+        return {-b.size * life, -b.size};
+      case RankOrder::short_lifetime:
+        return {life, -b.size};
+      case RankOrder::early_end:
+        return {b.upper, -b.size};
+      case RankOrder::late_end:
+        return {-b.upper, -b.size};
+    }
+    return {0, 0};
+  };
+  const int n = static_cast<int>(buffers.size());
+  std::vector<int> by_key(n);
+  std::iota(by_key.begin(), by_key.end(), 0);
+  std::stable_sort(by_key.begin(), by_key.end(), [&](int a, int b) { return key(a) < key(b); });
+  std::vector<int> rank(n);
+  for (int r = 0; r < n; ++r)
+    rank[by_key[r]] = r;
+  return rank;
+}
+
+std::vector<int> twins_before(const std::vector<Buffer>& buffers, const std::vector<int>& rank) {
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::vector<int>> groups;
+  for (int i = 0; i < static_cast<int>(buffers.size()); ++i)
+    groups[{buffers[i].lower, buffers[i].upper, buffers[i].size}].push_back(i);
+  std::vector<int> before(buffers.size(), -1);
+  for (auto& [key, members] : groups) {
+    std::sort(members.begin(), members.end(), [&](int a, int b) { return rank[a] < rank[b]; });
+    for (std::size_t m = 1; m < members.size(); ++m)
+      before[members[m]] = members[m - 1];
+  }
+  return before;
+}
+
+SearchMeter::SearchMeter(const SearchLimits& limits, const SearchProgressCallback& progress,
+                         int buffers)
+    : progress_(progress),
+      start_(Clock::now()),
+      deadline_(start_ + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(limits.seconds))),
+      next_report_(start_ + std::chrono::seconds(1)),
+      max_placements_(limits.placements),
+      buffers_(buffers) {}
+
+bool SearchMeter::tick(int depth) {
+  if (nodes_ == max_placements_ && max_placements_ > 0) return false;
+  ++nodes_;
+  deepest_ = std::max(deepest_, depth);
+  if ((nodes_ & 1023) == 0) {
+    const Clock::time_point now = Clock::now();
+    if (now > deadline_) return false;
+    if (progress_ && now >= next_report_) {
+      next_report_ = now + std::chrono::seconds(1);
+      progress_(SearchProgress{nodes_, deepest_, buffers_, seconds()});
+    }
+  }
+  return true;
+}
+
+double SearchMeter::seconds() const {
+  return std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+}  // namespace memplace::allocation::detail

@@ -1,0 +1,51 @@
+// What the two exact allocation searches share (exact_search.cpp, skyline_search.cpp): the
+// buffers that take part, their ranks and identical twins, and the limits and progress reports.
+#pragma once
+
+#include <chrono>
+#include <vector>
+
+#include "env/allocation/exact_search.hpp"
+
+namespace memplace::allocation::detail {
+
+// The buffers with bytes (buffers of no bytes take offset 0 and no part in a search), and their
+// positions in the problem.
+struct SearchBuffers {
+  std::vector<Buffer> buffers;
+  std::vector<std::size_t> original;
+  explicit SearchBuffers(const Problem& problem);
+  // A search's offsets (one per buffer with bytes) as the problem's.
+  std::vector<std::int64_t> problem_offsets(const Problem& problem,
+                                            const std::vector<std::int64_t>& offsets) const;
+};
+
+// Each buffer's rank under `order`: smaller ranks go first where the search could take either.
+std::vector<int> tie_break_ranks(const std::vector<Buffer>& buffers, RankOrder order);
+
+// For each buffer, the identical one (same lifetime and size) of the next lower rank, or -1:
+// swapping identical buffers changes nothing, so they are placed in rank order only.
+std::vector<int> twins_before(const std::vector<Buffer>& buffers, const std::vector<int>& rank);
+
+// Counts placements against the limits and reports progress about once a second.
+class SearchMeter {
+ public:
+  SearchMeter(const SearchLimits& limits, const SearchProgressCallback& progress, int buffers);
+  // Counts one placement at `depth` buffers placed; false when a limit stops the search.
+  bool tick(int depth);
+  std::uint64_t nodes() const { return nodes_; }
+  double seconds() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const SearchProgressCallback& progress_;
+  Clock::time_point start_;
+  Clock::time_point deadline_;
+  Clock::time_point next_report_;
+  std::uint64_t max_placements_;
+  std::uint64_t nodes_ = 0;
+  int deepest_ = 0;
+  int buffers_;
+};
+
+}  // namespace memplace::allocation::detail

@@ -1,0 +1,29 @@
+// The skyline search: an exact allocation search that fills the lowest free point first.
+//
+// The placed buffers form a skyline: per time section, the floor above which every unplaced buffer
+// of the section must go. At every node the search takes the section with the lowest floor (ties:
+// the earliest) and branches on which unplaced buffer sits right at that floor — any buffer of the
+// section whose other sections are at the same floor — and, last, on none: the floor then rises to
+// the lowest offset a buffer could still take there (a buffer's own lowest offset, or the top of
+// the smallest unplaced buffer stacked on the floor). Every packing is found: in a packing that
+// extends the placed buffers, the lowest buffer over that section either sits at the floor or
+// rests on something above it. Where the problem has no slack (every section's bytes fill it
+// exactly), the rising branch is cut at once, so the search only ever fills holes — which is what
+// makes it fast on zero-slack problems, where the offset-ordered search (exact_search.hpp) thrashes
+// (docs/allocation.md, "How it solves").
+#pragma once
+
+#include "env/allocation/exact_search.hpp"
+
+namespace memplace::allocation {
+
+// As exact_search: deterministic, complete, the same outcome on every machine under a placement
+// limit; `rank_order` orders the buffers that can sit at the same floor.
+// With a nonzero `shuffle`, each buffer's rank moves by a random amount (up to an eighth of the
+// buffers, from that seed): another complete search with other first choices, for restarts.
+ExactSearchResult skyline_search(const Problem& problem, const SearchLimits& limits,
+                                 RankOrder rank_order = RankOrder::size,
+                                 const SearchProgressCallback& progress = {},
+                                 std::uint64_t shuffle = 0);
+
+}  // namespace memplace::allocation
