@@ -10,19 +10,10 @@
 namespace memplace {
 namespace {
 
-// Columns of the dynamic node features (docs/envs/malloc.md).
-constexpr std::size_t kWeightMemory = 0;
-constexpr std::size_t kActivationMemory = 1;
-constexpr std::size_t kWeightPlaced = 2;
-constexpr std::size_t kActivationPlaced = 3;
-constexpr std::size_t kWeightCurrent = 4;
-constexpr std::size_t kActivationCurrent = 5;
+// Columns of the dynamic node features (docs/envs/malloc.md): the shared ones, then the offsets.
+using namespace tensor_columns;
 constexpr std::size_t kWeightOffset = 6;
 constexpr std::size_t kActivationOffset = 7;
-
-std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t activation_column) {
-  return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
-}
 
 std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
   std::vector<std::int64_t> capacities;
@@ -33,34 +24,9 @@ std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
 
 }  // namespace
 
-std::vector<OptionSpec> AllocationGameOptions::specs() {
-  return {{"order",
-           "schedule",
-           {"schedule", "msa"},
-           "placement order: schedule (layer order, weight first) or msa (benefit per "
-           "sqrt(bytes), descending)"},
-          {"reward",
-           "dense",
-           {"dense", "terminal"},
-           "dense: each step's change in the potential, the last step's settling on the score; "
-           "terminal: the total at the last step"}};
-}
-
-AllocationGameOptions AllocationGameOptions::from_options(const OptionMap& resolved) {
-  AllocationGameOptions o;
-  o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
-  o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
-  return o;
-}
-
-OptionMap AllocationGameOptions::to_options() const {
-  return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
-          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
-}
-
 AllocationGameEnv::AllocationGameEnv(std::string id,
                                      std::shared_ptr<const PlacementContext> context,
-                                     AllocationGameOptions options)
+                                     StepwiseOptions options)
     : id_(std::move(id)),
       ctx_(std::move(context)),
       options_(options),
@@ -244,27 +210,13 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
 }
 
 StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
-  if (done_) {
-    throw std::invalid_argument(id_ +
-                                ": step() with no episode running (before the first reset, or "
-                                "after the episode ended); call reset()");
-  }
-  if (action.size() != 1) {
-    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
-                                " entries; expected 1 (a candidate placement)");
-  }
-  const std::int64_t a = action[0];
+  const std::size_t slot =
+      checked_discrete_action(id_, !done_, action, mask_.size(), "a candidate placement");
   const std::size_t tensor = (*order_)[cursor_];
-  if (a < 0 || a >= static_cast<std::int64_t>(mask_.size())) {
-    throw std::invalid_argument(id_ + ": action " + std::to_string(a) +
-                                " is not a candidate placement (0.." +
-                                std::to_string(mask_.size() - 1) + ")");
-  }
-  const auto slot = static_cast<std::size_t>(a);
   if (mask_[slot] == 0) {
     const std::size_t k = (slot - 1) / kRulesPerMemory;
     throw std::invalid_argument(
-        id_ + ": action " + std::to_string(a) + " is masked: the " +
+        id_ + ": action " + std::to_string(slot) + " is masked: the " +
         allocation::name_of(allocation::kGapRules[(slot - 1) % kRulesPerMemory]) + " offset in " +
         ctx_->sim->hardware().memories[k].name + " for the " +
         (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
@@ -314,7 +266,7 @@ std::unique_ptr<Env> make_allocation_game(std::string id,
                                           std::shared_ptr<const PlacementContext> context,
                                           const OptionMap& own_options) {
   return std::make_unique<AllocationGameEnv>(std::move(id), std::move(context),
-                                             AllocationGameOptions::from_options(own_options));
+                                             StepwiseOptions::from_options(own_options));
 }
 
 }  // namespace
@@ -323,7 +275,11 @@ EnvFamily allocation_game_family() {
   return {.kind = "malloc",
           .description = "one tensor per step at an address: the allocation game (mallocGame)",
           .versions = {ModelVersion::v2},
-          .own_option_specs = &AllocationGameOptions::specs,
+          .own_option_specs =
+              [] {
+                return StepwiseOptions::specs(
+                    "each step's change in the potential, the last step settling on the score");
+              },
           .make = &make_allocation_game};
 }
 

@@ -19,20 +19,10 @@
 
 namespace memplace {
 
-// The game's own options (the model's are the model spec's).
-struct AllocationGameOptions {
-  PlacementOrder order = PlacementOrder::schedule;
-  RewardTiming reward = RewardTiming::dense;
-
-  static std::vector<OptionSpec> specs();
-  static AllocationGameOptions from_options(const OptionMap& resolved);
-  OptionMap to_options() const;
-};
-
 class AllocationGameEnv final : public Env {
  public:
   AllocationGameEnv(std::string id, std::shared_ptr<const PlacementContext> context,
-                    AllocationGameOptions options = {});
+                    StepwiseOptions options = {});
 
   // Candidates per on-chip memory (allocation::kGapRules), and the dynamic node feature columns.
   static constexpr std::size_t kRulesPerMemory = 4;
@@ -82,7 +72,7 @@ class AllocationGameEnv final : public Env {
 
   std::string id_;
   std::shared_ptr<const PlacementContext> ctx_;
-  AllocationGameOptions options_;
+  StepwiseOptions options_;
   std::shared_ptr<const std::vector<std::size_t>> order_;
   std::size_t memories_;  // on-chip (addressed) memories: every one but the slowest
   double potential_scale_ = 1;

@@ -70,8 +70,8 @@ bool same_observation(const Observation& a, const ObservationView& b) {
     return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
   };
   return std::equal(fa.begin(), fa.end(), fb.begin(), same_bits) &&
-         std::equal(v.occupancy.begin(), v.occupancy.end(), b.occupancy.begin(),
-                    b.occupancy.end(), same_bits) &&
+         std::equal(v.occupancy.begin(), v.occupancy.end(), b.occupancy.begin(), b.occupancy.end(),
+                    same_bits) &&
          v.graph->edges == b.graph->edges &&
          std::equal(v.action_mask.begin(), v.action_mask.end(), b.action_mask.begin(),
                     b.action_mask.end());

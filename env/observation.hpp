@@ -71,7 +71,7 @@ struct Observation {
   std::vector<float> occupancy;
   GridShape occupancy_shape{};
   ObservationView view() const {
-    return ObservationView{graph.get(),  &graph,    dynamic,        dynamic_features,
+    return ObservationView{graph.get(), &graph,    dynamic,        dynamic_features,
                            action_mask, occupancy, occupancy_shape};
   }
 };

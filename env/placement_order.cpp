@@ -2,10 +2,54 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "env/model/incremental.hpp"
 
 namespace memplace {
+
+std::vector<OptionSpec> StepwiseOptions::specs(const std::string& dense) {
+  return {{"order",
+           "schedule",
+           {"schedule", "msa"},
+           "placement order: schedule (layer order, weight first) or msa (benefit per "
+           "sqrt(bytes), descending)"},
+          {"reward",
+           "dense",
+           {"dense", "terminal"},
+           "dense: " + dense + "; terminal: the total at the last step"}};
+}
+
+StepwiseOptions StepwiseOptions::from_options(const OptionMap& resolved) {
+  StepwiseOptions o;
+  o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
+  o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
+  return o;
+}
+
+OptionMap StepwiseOptions::to_options() const {
+  return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
+          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
+}
+
+std::size_t checked_discrete_action(const std::string& id, bool running,
+                                    std::span<const std::int64_t> action, std::size_t n,
+                                    const char* what) {
+  if (!running) {
+    throw std::invalid_argument(id +
+                                ": step() with no episode running (before the first reset, or "
+                                "after the episode ended); call reset()");
+  }
+  if (action.size() != 1) {
+    throw std::invalid_argument(id + ": action has " + std::to_string(action.size()) +
+                                " entries; expected 1 (" + what + ")");
+  }
+  if (action[0] < 0 || action[0] >= static_cast<std::int64_t>(n)) {
+    throw std::invalid_argument(id + ": action " + std::to_string(action[0]) + " is not " + what +
+                                " (0.." + std::to_string(n - 1) + ")");
+  }
+  return static_cast<std::size_t>(action[0]);
+}
 
 std::vector<std::size_t> placement_order(const Simulator& sim, PlacementOrder order) {
   std::vector<std::size_t> tensors;

@@ -1,10 +1,14 @@
-// The order in which the one-decision-per-step environments (sequential, allocation game) visit
-// tensors, and their shared reward timing option.
+// What the one-tensor-per-step environments (sequential, allocation game) share: the order in
+// which they visit tensors, their order and reward options, their action checks and the first
+// dynamic feature columns.
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
+#include "base/options.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace {
@@ -17,6 +21,40 @@ enum class RewardTiming : std::uint8_t {
   dense,     // each step: the change its decision makes (default)
   terminal,  // 0 until the last step, then the episode's whole gain
 };
+
+// The options these environments share, by name: order and reward.
+struct StepwiseOptions {
+  PlacementOrder order = PlacementOrder::schedule;
+  RewardTiming reward = RewardTiming::dense;
+
+  // With defaults and allowed values; `dense` says what the dense reward is in the environment.
+  static std::vector<OptionSpec> specs(const std::string& dense);
+  // From options resolved against specs().
+  static StepwiseOptions from_options(const OptionMap& resolved);
+  OptionMap to_options() const;
+  friend bool operator==(const StepwiseOptions&, const StepwiseOptions&) = default;
+};
+
+// The checks every step of a Discrete(n) environment makes before acting: an episode running, one
+// entry, in range. Throws std::invalid_argument naming what was wrong (`what`: "a memory index").
+std::size_t checked_discrete_action(const std::string& id, bool running,
+                                    std::span<const std::int64_t> action, std::size_t n,
+                                    const char* what);
+
+// The dynamic node feature columns both environments start with, and which of a pair a tensor
+// uses (its layer's weight or activation).
+namespace tensor_columns {
+inline constexpr std::size_t kWeightMemory = 0;
+inline constexpr std::size_t kActivationMemory = 1;
+inline constexpr std::size_t kWeightPlaced = 2;
+inline constexpr std::size_t kActivationPlaced = 3;
+inline constexpr std::size_t kWeightCurrent = 4;
+inline constexpr std::size_t kActivationCurrent = 5;
+inline std::size_t column(std::size_t tensor, std::size_t weight_column,
+                          std::size_t activation_column) {
+  return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
+}
+}  // namespace tensor_columns
 
 // The tensors with bytes, in `order` (msa's benefit: the pinned latency a tensor alone saves in
 // the fastest memory, from the all-slowest mapping).

@@ -10,48 +10,15 @@ namespace memplace {
 
 namespace {
 
-// Columns of the dynamic node features.
-constexpr std::size_t kWeightMemory = 0;
-constexpr std::size_t kActivationMemory = 1;
-constexpr std::size_t kWeightPlaced = 2;
-constexpr std::size_t kActivationPlaced = 3;
-constexpr std::size_t kWeightCurrent = 4;
-constexpr std::size_t kActivationCurrent = 5;
-constexpr std::size_t kFreeStaging = 6;       // -v1
-constexpr std::size_t kMemoryBoundShare = 7;  // -v1
-
-std::size_t column(std::size_t tensor, std::size_t weight_column, std::size_t activation_column) {
-  return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;
-}
+using namespace tensor_columns;
+// The -v1 columns after the shared ones.
+constexpr std::size_t kFreeStaging = 6;
+constexpr std::size_t kMemoryBoundShare = 7;
 
 }  // namespace
 
-std::vector<OptionSpec> SequentialOptions::specs() {
-  return {{"order",
-           "schedule",
-           {"schedule", "msa"},
-           "placement order: schedule (layer order, weight first) or msa (benefit per "
-           "sqrt(bytes), descending)"},
-          {"reward",
-           "dense",
-           {"dense", "terminal"},
-           "dense: each step's change in speedup; terminal: the total at the last step"}};
-}
-
-SequentialOptions SequentialOptions::from_options(const OptionMap& resolved) {
-  SequentialOptions o;
-  o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
-  o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
-  return o;
-}
-
-OptionMap SequentialOptions::to_options() const {
-  return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
-          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
-}
-
 SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementContext> context,
-                             SequentialOptions options)
+                             StepwiseOptions options)
     : id_(std::move(id)),
       ctx_(std::move(context)),
       options_(options),
@@ -174,25 +141,13 @@ ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
 }
 
 StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
-  if (done_) {
-    throw std::invalid_argument(id_ +
-                                ": step() with no episode running (before the first reset, or "
-                                "after the episode ended); call reset()");
-  }
-  if (action.size() != 1) {
-    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
-                                " entries; expected 1 (a memory index)");
-  }
-  const std::int64_t a = action[0];
+  const std::size_t a =
+      checked_discrete_action(id_, !done_, action, mask_.size(), "a memory index");
   const std::size_t tensor = (*order_)[cursor_];
-  if (a < 0 || a >= static_cast<std::int64_t>(mask_.size())) {
-    throw std::invalid_argument(id_ + ": action " + std::to_string(a) + " is not a memory (0.." +
-                                std::to_string(mask_.size() - 1) + ")");
-  }
-  if (mask_[static_cast<std::size_t>(a)] == 0) {
+  if (mask_[a] == 0) {
     throw std::invalid_argument(
-        id_ + ": action " + std::to_string(a) + " is masked: " +
-        ctx_->sim->hardware().memories[static_cast<std::size_t>(a)].name + " cannot hold the " +
+        id_ + ": action " + std::to_string(a) +
+        " is masked: " + ctx_->sim->hardware().memories[a].name + " cannot hold the " +
         (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
         ctx_->sim->workload().layer(tensor_layer(tensor)).name + "' over its live range");
   }
@@ -244,16 +199,17 @@ std::unique_ptr<Env> make_sequential(std::string id,
                                      std::shared_ptr<const PlacementContext> context,
                                      const OptionMap& own_options) {
   return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
-                                         SequentialOptions::from_options(own_options));
+                                         StepwiseOptions::from_options(own_options));
 }
 
 }  // namespace
 
 EnvFamily sequential_family() {
-  return {.kind = "sequential",
-          .description = "one tensor per step, a memory each, masked",
-          .own_option_specs = &SequentialOptions::specs,
-          .make = &make_sequential};
+  return {
+      .kind = "sequential",
+      .description = "one tensor per step, a memory each, masked",
+      .own_option_specs = [] { return StepwiseOptions::specs("each step's change in speedup"); },
+      .make = &make_sequential};
 }
 
 }  // namespace memplace

@@ -13,18 +13,8 @@
 
 namespace memplace {
 
-// The sequential env's own options (the model's are the model spec's).
-struct SequentialOptions {
-  PlacementOrder order = PlacementOrder::schedule;
-  RewardTiming reward = RewardTiming::dense;
-
-  // By name: order and reward, with defaults and allowed values.
-  static std::vector<OptionSpec> specs();
-  // From options resolved against specs().
-  static SequentialOptions from_options(const OptionMap& resolved);
-  OptionMap to_options() const;
-  friend bool operator==(const SequentialOptions&, const SequentialOptions&) = default;
-};
+// The sequential env's own options (the model's are the model spec's): order and reward.
+using SequentialOptions = StepwiseOptions;
 
 class SequentialEnv final : public Env {
  public:

@@ -1,16 +1,15 @@
 #include "env/allocation/exact_search.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <tuple>
+
+#include "env/allocation/search_common.hpp"
 
 namespace memplace::allocation {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
 class Search {
@@ -18,23 +17,16 @@ class Search {
   Search(const Problem& problem, const SearchLimits& limits, RankOrder rank_order,
          const SearchProgressCallback& progress)
       : problem_(problem),
-        progress_(progress),
+        set_(problem),
+        buffers_(set_.buffers),
+        n_(static_cast<int>(buffers_.size())),
         capacity_(problem.capacity),
         alignment_(problem.alignment),
-        deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(limits.seconds))),
-        max_placements_(limits.placements) {
-    // Buffers of no bytes take offset 0 and no part in the search.
-    for (std::size_t i = 0; i < problem.buffers.size(); ++i)
-      if (problem.buffers[i].size > 0) {
-        buffers_.push_back(problem.buffers[i]);
-        original_.push_back(i);
-      }
-    n_ = static_cast<int>(buffers_.size());
+        meter_(limits, progress, n_) {
     sections_ = time_sections(buffers_);
     neighbours_ = live_neighbours(buffers_);
-    rank_ = tie_break_ranks(rank_order);
-    twin_before_ = twins();
+    rank_ = detail::tie_break_ranks(buffers_, rank_order);
+    twin_before_ = detail::twins_before(buffers_, rank_);
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<int>> lifetimes;
     for (int i = 0; i < n_; ++i)
       lifetimes[{buffers_[i].lower, buffers_[i].upper}].push_back(i);
@@ -60,17 +52,12 @@ class Search {
   }
 
   ExactSearchResult run() {
-    start_ = Clock::now();
-    next_report_ = start_ + std::chrono::seconds(1);
     ExactSearchResult result;
     result.outcome = search();
-    result.nodes = nodes_;
-    result.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (result.outcome == SearchOutcome::packed) {
-      result.offsets.assign(problem_.buffers.size(), 0);
-      for (int i = 0; i < n_; ++i)
-        result.offsets[original_[i]] = offset_[i];
-    }
+    result.nodes = meter_.nodes();
+    result.seconds = meter_.seconds();
+    if (result.outcome == SearchOutcome::packed)
+      result.offsets = set_.problem_offsets(problem_, offset_);
     return result;
   }
 
@@ -81,52 +68,6 @@ class Search {
     std::size_t mark = 0;  // the trail's size before the placement being tried
     int trying = -1;       // the buffer placed from this frame, -1 if none
   };
-
-  // Equal offsets are broken by rank: bigger, then longer-lived buffers first.
-  std::vector<int> tie_break_ranks(RankOrder rank_order) const {
-    // Each order as a key, smaller first.
-    const auto key = [&](int i) -> std::tuple<std::int64_t, std::int64_t> {
-      const Buffer& b = buffers_[i];
-      const std::int64_t life = b.upper - b.lower;
-      switch (rank_order) {
-        case RankOrder::size:
-          return {-b.size, -life};
-        case RankOrder::lifetime:
-          return {-life, -b.size};
-        case RankOrder::area:
-          return {-b.size * life, -b.size};
-        case RankOrder::short_lifetime:
-          return {life, -b.size};
-        case RankOrder::early_end:
-          return {b.upper, -b.size};
-        case RankOrder::late_end:
-          return {-b.upper, -b.size};
-      }
-      return {0, 0};
-    };
-    std::vector<int> order(n_);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
-    std::vector<int> rank(n_);
-    for (int r = 0; r < n_; ++r)
-      rank[order[r]] = r;
-    return rank;
-  }
-
-  // For each buffer, the identical one (same lifetime and size) of the next lower rank, or -1:
-  // swapping identical buffers changes nothing, so they are placed in rank order only.
-  std::vector<int> twins() const {
-    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::vector<int>> groups;
-    for (int i = 0; i < n_; ++i)
-      groups[{buffers_[i].lower, buffers_[i].upper, buffers_[i].size}].push_back(i);
-    std::vector<int> before(n_, -1);
-    for (auto& [key, members] : groups) {
-      std::sort(members.begin(), members.end(), [&](int a, int b) { return rank_[a] < rank_[b]; });
-      for (std::size_t m = 1; m < members.size(); ++m)
-        before[members[m]] = members[m - 1];
-    }
-    return before;
-  }
 
   // Whether k, at its lowest offset, would sit right on a placed buffer of the same lifetime and a
   // higher rank. Two such buffers stacked can swap places (together they fill the same rectangle),
@@ -144,20 +85,9 @@ class Search {
   using Key = std::tuple<std::int64_t, int, int>;
   Key key(int i) const { return {min_offset_[i], sections_.first[i], rank_[i]}; }
 
-  void set(std::int64_t& where, std::int64_t value) {
-    trail_.emplace_back(&where, where);
-    where = value;
-  }
-  void undo(std::size_t mark) {
-    while (trail_.size() > mark) {
-      *trail_.back().first = trail_.back().second;
-      trail_.pop_back();
-    }
-  }
-
   // Places buffer i at its lowest offset and updates the sections' bytes to place and the
   // neighbours' lowest offsets; false when a bound shows the result cannot be completed (the
-  // caller undoes with undo() and unplace()).
+  // caller undoes with trail_.undo() and unplace()).
   bool place(int i) {
     const Buffer& b = buffers_[i];
     offset_[i] = min_offset_[i];
@@ -167,12 +97,12 @@ class Search {
     const std::int64_t next_free = align_up(offset_[i] + b.size, alignment_);
     // What is still to place in i's sections goes above i.
     for (int s = sections_.first[i]; s < sections_.last[i]; ++s) {
-      set(remaining_[s], remaining_[s] - b.size);
+      trail_.set(remaining_[s], remaining_[s] - b.size);
       if (remaining_[s] > 0 && next_free > capacity_ - remaining_[s]) return false;
     }
     for (const int j : neighbours_[i]) {
       if (placed_[j] || min_offset_[j] >= next_free) continue;
-      set(min_offset_[j], next_free);
+      trail_.set(min_offset_[j], next_free);
       if (next_free > capacity_ - buffers_[j].size) return false;
     }
     return true;
@@ -247,7 +177,7 @@ class Search {
     while (depth >= 0) {
       Frame& frame = frames_[depth];
       if (frame.trying >= 0) {
-        undo(frame.mark);
+        trail_.undo(frame.mark);
         unplace(frame.trying);
         frame.trying = -1;
         ++unplaced;
@@ -261,18 +191,7 @@ class Search {
       frame.mark = trail_.size();
       frame.trying = k;
       --unplaced;
-      if (nodes_ == max_placements_ && max_placements_ > 0) return SearchOutcome::limit;
-      ++nodes_;
-      deepest_ = std::max(deepest_, depth + 1);
-      if ((nodes_ & 1023) == 0) {
-        const Clock::time_point now = Clock::now();
-        if (now > deadline_) return SearchOutcome::limit;
-        if (progress_ && now >= next_report_) {
-          next_report_ = now + std::chrono::seconds(1);
-          progress_(SearchProgress{nodes_, deepest_, n_,
-                                   std::chrono::duration<double>(now - start_).count()});
-        }
-      }
+      if (!meter_.tick(depth + 1)) return SearchOutcome::limit;
       if (!place(k)) continue;
       if (unplaced == 0) return SearchOutcome::packed;
       Frame& child = frames_[++depth];
@@ -284,17 +203,12 @@ class Search {
   }
 
   const Problem& problem_;
-  const SearchProgressCallback& progress_;
-  Clock::time_point start_;
-  Clock::time_point next_report_;
-  int deepest_ = 0;
+  detail::SearchBuffers set_;           // the buffers with bytes
+  const std::vector<Buffer>& buffers_;  // set_'s
+  int n_ = 0;
   std::int64_t capacity_;
   std::int64_t alignment_;
-  Clock::time_point deadline_;
-  std::uint64_t max_placements_;
-  std::vector<Buffer> buffers_;        // the buffers with bytes
-  std::vector<std::size_t> original_;  // their positions in the problem
-  int n_ = 0;
+  detail::SearchMeter meter_;
   Sections sections_;
   std::vector<std::vector<int>> neighbours_;
   std::vector<int> rank_;
@@ -307,13 +221,12 @@ class Search {
   std::vector<char> placed_;
   std::vector<int> free_neighbours_;     // unplaced neighbours of each buffer
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
-  std::vector<std::pair<std::int64_t*, std::int64_t>> trail_;
+  detail::Trail trail_;
   std::vector<Frame> frames_;
   std::vector<int> order_;
   std::vector<std::int64_t> prefix_room_;
   std::vector<std::int64_t> suffix_room_;
   std::vector<std::int64_t> lowest_;  // per section, the lowest offset an unplaced buffer can take
-  std::uint64_t nodes_ = 0;
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "env/allocation/exact_search.hpp"
@@ -26,6 +28,26 @@ std::vector<int> tie_break_ranks(const std::vector<Buffer>& buffers, RankOrder o
 // For each buffer, the identical one (same lifetime and size) of the next lower rank, or -1:
 // swapping identical buffers changes nothing, so they are placed in rank order only.
 std::vector<int> twins_before(const std::vector<Buffer>& buffers, const std::vector<int>& rank);
+
+// The values a search changes on its way down, restored on backtracking.
+class Trail {
+ public:
+  void set(std::int64_t& where, std::int64_t value) {
+    entries_.emplace_back(&where, where);
+    where = value;
+  }
+  // Restores every value set since the trail had `mark` entries.
+  void undo(std::size_t mark) {
+    while (entries_.size() > mark) {
+      *entries_.back().first = entries_.back().second;
+      entries_.pop_back();
+    }
+  }
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  std::vector<std::pair<std::int64_t*, std::int64_t>> entries_;
+};
 
 // Counts placements against the limits and reports progress about once a second.
 class SearchMeter {

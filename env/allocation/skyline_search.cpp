@@ -83,17 +83,6 @@ class Skyline {
     std::size_t mark = 0;  // the trail's size before the branch being tried
   };
 
-  void set(std::int64_t& where, std::int64_t value) {
-    trail_.emplace_back(&where, where);
-    where = value;
-  }
-  void undo(std::size_t mark) {
-    while (trail_.size() > mark) {
-      *trail_.back().first = trail_.back().second;
-      trail_.pop_back();
-    }
-  }
-
   bool active(int s) const { return s >= 0 && s < sections_.count() && remaining_[s] > 0; }
 
   // The run of active sections around active section s: [first, last).
@@ -114,11 +103,11 @@ class Skyline {
   // any of its unplaced buffers can take (on a full memory: some buffer must still be able to sit
   // right at its floor). False when one cannot.
   bool raise_floor(int s, std::int64_t to) {
-    set(floor_[s], to);
+    trail_.set(floor_[s], to);
     bool ok = true;
     for (const int i : crossing_[s])
       if (!placed_[i] && lowest_[i] < to) {
-        set(lowest_[i], to);
+        trail_.set(lowest_[i], to);
         for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
           ok = section_holds(t);
       }
@@ -226,8 +215,8 @@ class Skyline {
     const std::int64_t top = align_up(floor + b.size, alignment_);
     bool fits = true;
     for (int s = sections_.first[i]; s < sections_.last[i]; ++s) {
-      set(remaining_[s], remaining_[s] - b.size);
-      set(touched_[s], depth);
+      trail_.set(remaining_[s], remaining_[s] - b.size);
+      trail_.set(touched_[s], depth);
       fits = fits && (remaining_[s] == 0 || remaining_[s] <= capacity_ - top);
     }
     for (int s = sections_.first[i]; fits && s < sections_.last[i]; ++s)
@@ -264,9 +253,9 @@ class Skyline {
     frame.rose = true;
     const std::int64_t to = rise(frame);
     if (to == kNone || remaining_[frame.section] > capacity_ - to) return false;
-    set(touched_[frame.section], depth);
-    return raise_floor(frame.section, to) && valley_fillable(frame.section - 1) && valley_fillable(frame.section + 1) &&
-           valley_fillable(frame.section);
+    trail_.set(touched_[frame.section], depth);
+    return raise_floor(frame.section, to) && valley_fillable(frame.section - 1) &&
+           valley_fillable(frame.section + 1) && valley_fillable(frame.section);
   }
 
   // Where to resume when the frame at `depth` has failed in every branch: its component's state
@@ -295,7 +284,7 @@ class Skyline {
       Frame& frame = frames_[depth];
       if (frame.trying >= 0) placed_[frame.trying] = 0;
       frame.trying = -1;
-      undo(frame.mark);
+      trail_.undo(frame.mark);
       if (frame.rose) {
         // Every branch failed: jump back to the last decision that touched this component.
         const int resume = resume_depth(frame);
@@ -334,7 +323,7 @@ class Skyline {
   std::vector<std::int64_t> lowest_;     // per buffer, its lowest offset (unplaced buffers)
   std::vector<char> placed_;
   std::vector<std::int64_t> offset_;
-  std::vector<std::pair<std::int64_t*, std::int64_t>> trail_;
+  detail::Trail trail_;
   std::vector<Frame> frames_;
 };
 
