@@ -96,4 +96,15 @@ double SearchMeter::seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
+ExactSearchResult search_result(SearchOutcome outcome, const SearchMeter& meter,
+                                const SearchBuffers& set, const Problem& problem,
+                                const std::vector<std::int64_t>& offsets) {
+  ExactSearchResult result;
+  result.outcome = outcome;
+  result.nodes = meter.nodes();
+  result.seconds = meter.seconds();
+  if (outcome == SearchOutcome::packed) result.offsets = set.problem_offsets(problem, offsets);
+  return result;
+}
+
 }  // namespace memplace::allocation::detail

@@ -70,4 +70,10 @@ class SearchMeter {
   int buffers_;
 };
 
+// What a search that ended with `outcome` reports: its counts, and when packed its offsets (one
+// per buffer with bytes) in the problem's order.
+ExactSearchResult search_result(SearchOutcome outcome, const SearchMeter& meter,
+                                const SearchBuffers& set, const Problem& problem,
+                                const std::vector<std::int64_t>& offsets);
+
 }  // namespace memplace::allocation::detail

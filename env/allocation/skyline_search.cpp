@@ -61,13 +61,8 @@ class Skyline {
   }
 
   ExactSearchResult run() {
-    ExactSearchResult result;
-    result.outcome = search();
-    result.nodes = meter_.nodes();
-    result.seconds = meter_.seconds();
-    if (result.outcome == SearchOutcome::packed)
-      result.offsets = set_.problem_offsets(problem_, offset_);
-    return result;
+    const SearchOutcome outcome = search();
+    return detail::search_result(outcome, meter_, set_, problem_, offset_);
   }
 
  private:
