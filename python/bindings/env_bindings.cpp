@@ -3,13 +3,38 @@
 #include <memory>
 #include <string>
 
+#include "env/allocation_game_env.hpp"
 #include "env/registry.hpp"
+#include "env/sequential_env.hpp"
 #include "python/bindings/observation_arrays.hpp"
 #include "python/bindings/space_specs.hpp"
 
 namespace memplace::python {
 
 namespace {
+
+// The state of the one-tensor-per-step environments, for agents that need more than the
+// observation (a search, a decoder of the final mapping): None for the other kinds.
+py::object placement_order(const Env& env) {
+  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+    return py::cast(
+        std::vector<std::size_t>(game->placement_order().begin(), game->placement_order().end()));
+  if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
+    return py::cast(
+        std::vector<std::size_t>(seq->placement_order().begin(), seq->placement_order().end()));
+  return py::none();
+}
+
+py::object mapping(const Env& env) {
+  std::span<const MemoryIndex> m;
+  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+    m = game->mapping();
+  else if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
+    m = seq->mapping();
+  else
+    return py::none();
+  return py::cast(std::vector<int>(m.begin(), m.end()));
+}
 
 class PyEnv {
  public:
@@ -75,6 +100,36 @@ void bind_env(py::module_& m) {
           "simulator", [](const PyEnv& e) -> const Simulator& { return e.env().simulator(); },
           py::return_value_policy::reference_internal,
           "The simulator the environment scores with (shared; see memplace.Simulator).")
+      .def_property_readonly(
+          "placement_order", [](const PyEnv& e) { return placement_order(e.env()); },
+          "Sequential env and allocation game: the tensor ids in the order the episode places "
+          "them (tensor id = 2 x layer + 0 for its weight, 1 for its output); None otherwise.")
+      .def_property_readonly(
+          "mapping", [](const PyEnv& e) { return mapping(e.env()); },
+          "Sequential env and allocation game: each tensor's memory so far (unplaced tensors in "
+          "the slowest); None otherwise.")
+      .def_property_readonly(
+          "tensor_offsets",
+          [](const PyEnv& e) -> py::object {
+            const auto* game = dynamic_cast<const AllocationGameEnv*>(&e.env());
+            if (!game) return py::none();
+            return py::cast(std::vector<std::int64_t>(game->tensor_offsets().begin(),
+                                                      game->tensor_offsets().end()));
+          },
+          "Allocation game: each tensor's offset in its memory (-1 in the slowest or unplaced); "
+          "None otherwise.")
+      .def_property_readonly(
+          "candidates",
+          [](const PyEnv& e) -> py::object {
+            const auto* game = dynamic_cast<const AllocationGameEnv*>(&e.env());
+            if (!game) return py::none();
+            py::list out;
+            for (std::size_t a = 0; a < game->observation().action_mask.size(); ++a)
+              out.append(py::make_tuple(game->candidate_memory(a), game->candidate_offset(a)));
+            return out;
+          },
+          "Allocation game: per action, (memory, offset) for the tensor being placed (offset -1: "
+          "the slowest memory, or no such gap; the mask says which exist); None otherwise.")
       .def("_action_spec", [](const PyEnv& e) { return space_spec(e.env().action_space()); })
       .def("_observation_spec",
            [](const PyEnv& e) { return observation_spec(e.env().observation()); });
