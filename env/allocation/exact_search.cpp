@@ -10,7 +10,7 @@
 namespace memplace::allocation {
 namespace {
 
-constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+using detail::kNone;
 
 class Search {
  public:

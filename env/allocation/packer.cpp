@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "env/allocation/greedy_packing.hpp"
 #include "env/allocation/skyline_search.hpp"
@@ -39,7 +40,13 @@ Problem time_reversed(const Problem& problem) {
 ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& limits,
                                    const SearchProgressCallback& progress, std::string& method) {
   const auto start = std::chrono::steady_clock::now();
-  const Problem reversed = time_reversed(problem);
+  // Made when first needed: the offset-ordered runs of round 1 often decide (and are all cost
+  // model v2's allocator runs), so most calls never reverse.
+  std::optional<Problem> reversed;
+  const auto reversed_problem = [&]() -> const Problem& {
+    if (!reversed) reversed.emplace(time_reversed(problem));
+    return *reversed;
+  };
   enum class Run { offset_order, skyline, skyline_reversed };
   std::uint64_t spent = 0;
   for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round)
@@ -57,10 +64,11 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         };
         const SearchLimits run_limits{seconds_left, run_budget};
         const SearchProgressCallback& report = progress ? shifted : SearchProgressCallback{};
-        ExactSearchResult r = run == Run::offset_order
-                                  ? exact_search(problem, run_limits, order, report)
-                                  : skyline_search(run == Run::skyline ? problem : reversed,
-                                                   run_limits, order, report);
+        ExactSearchResult r =
+            run == Run::offset_order
+                ? exact_search(problem, run_limits, order, report)
+                : skyline_search(run == Run::skyline ? problem : reversed_problem(), run_limits,
+                                 order, report);
         spent += r.nodes;
         const bool budget_stopped = r.outcome == SearchOutcome::limit && r.nodes == run_budget;
         if (!budget_stopped || (limits.placements > 0 && spent >= limits.placements)) {

@@ -4,12 +4,16 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
 #include "env/allocation/exact_search.hpp"
 
 namespace memplace::allocation::detail {
+
+// "No offset": above every offset a search compares with.
+inline constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
 // The buffers with bytes (buffers of no bytes take offset 0 and no part in a search), and their
 // positions in the problem.

@@ -45,15 +45,9 @@ bool pack_tensors(const Simulator& sim, std::span<const MemoryIndex> mapping, st
     return false;
   }
   std::size_t i = 0;
-  for (std::size_t t = 0; t < mapping.size(); ++t) {
-    if (mapping[t] != memory) continue;  // the problem lists the tensors homed here in id order
-    const std::int64_t offset = r.offsets[i++];
-    tensor_offset[t] = offset;
-    if (sim.tensor_bytes(t) > 0)
-      blocks.push_back({offset, offset + sim.tensor_bytes(t),
-                        static_cast<std::uint32_t>(sim.live_first(t)),
-                        static_cast<std::uint32_t>(sim.live_last(t))});
-  }
+  for (std::size_t t = 0; t < mapping.size(); ++t)
+    if (mapping[t] == memory) tensor_offset[t] = r.offsets[i++];  // the problem's order: by id
+  given_blocks(sim, mapping, memory, tensor_offset, blocks);
   return true;
 }
 
@@ -137,8 +131,8 @@ void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
   } else {
     tensor_offset.assign(tensor_offsets.begin(), tensor_offsets.end());
   }
+  const bool given = !tensor_offsets.empty();
   for (std::size_t m = 0; m + 1 < m_count; ++m) {
-    const bool given = !tensor_offsets.empty();
     if (given) given_blocks(sim, mapping, m, tensor_offsets, blocks[m]);
     const bool packed =
         given || pack_tensors(sim, mapping, m, tensor_offset, blocks[m], out.overflow_bytes[m]);
