@@ -1,6 +1,8 @@
 // Simulator micro-benchmarks: a full evaluation and an incremental move per paper workload, under
-// the pinned and the streaming dynamics. Targets (docs/performance.md): bert-base full
+// the pinned, streaming and addressed dynamics. Targets (docs/performance.md): bert-base full
 // evaluation <= 1.5 us (pinned) and <= 5 us (streaming), incremental move <= 150 ns, on one core.
+// The addressed (v2) evaluations have no target of their own; AllocationGameScore is the allocation
+// game's last step, inside its clone + step target (bench_envs.cpp).
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_main.hpp"
@@ -10,10 +12,13 @@
 #include <random>
 #include <tuple>
 
+#include "env/allocation_game_env.hpp"
+#include "env/model/addressed.hpp"
 #include "env/model/incremental.hpp"
 #include "env/model/incremental_streaming.hpp"
 #include "env/model/references.hpp"
 #include "env/model/simulator.hpp"
+#include "env/registry.hpp"
 
 namespace memplace {
 namespace {
@@ -95,6 +100,50 @@ void BM_FullEvaluateStreaming(benchmark::State& state, const std::string& name,
   time_evaluations(state, sim, mappings);
 }
 
+// Addressed (v2): mappings one random move away from v2's compiler mapping, with the allocator
+// finding the tensors' addresses.
+void BM_FullEvaluateAddressed(benchmark::State& state, const std::string& name) {
+  const Simulator& sim = simulator_for(name, false, Dynamics::addressed);
+  const Mapping compiler = compiler_mapping(sim);
+  std::vector<Mapping> mappings(64, compiler);
+  std::mt19937_64 rng(3);
+  for (Mapping& m : mappings)
+    m[rng() % m.size()] = static_cast<MemoryIndex>(rng() % sim.num_memories());
+  time_evaluations(state, sim, mappings);
+}
+
+// Addressed, with the addresses given: the layouts of 8 random episodes of the allocation game
+// (uniform over the allowed actions), scored as its last step scores them (only the staging
+// buffers are placed).
+void BM_AllocationGameScore(benchmark::State& state, const std::string& name) {
+  auto game = make("memplace/malloc/" + name + "-v2");
+  const Simulator& sim = game->simulator();
+  std::mt19937_64 rng(4);
+  std::vector<std::pair<Mapping, std::vector<std::int64_t>>> layouts;
+  for (int episode = 0; episode < 8; ++episode) {
+    ObservationView obs = game->reset(episode).obs;
+    for (bool done = false; !done;) {
+      std::vector<std::int64_t> allowed;
+      for (std::size_t a = 0; a < obs.action_mask.size(); ++a)
+        if (obs.action_mask[a] != 0) allowed.push_back(static_cast<std::int64_t>(a));
+      const std::int64_t pick = allowed[rng() % allowed.size()];
+      const StepResult r = game->step(std::span(&pick, 1));
+      done = r.terminated;
+      obs = r.obs;
+    }
+    const auto& played = dynamic_cast<const AllocationGameEnv&>(*game);
+    layouts.emplace_back(Mapping(played.mapping().begin(), played.mapping().end()),
+                         played.tensor_offsets());
+  }
+  Evaluation out;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& [mapping, offsets] = layouts[i++ & 7];
+    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, out, nullptr, offsets);
+    benchmark::DoNotOptimize(out.latency_fs);
+  }
+}
+
 void BM_IncrementalMove(benchmark::State& state, const std::string& name) {
   const Simulator& sim = simulator_for(name);
   IncrementalEvaluator inc(sim, compiler_mapping(sim));
@@ -160,6 +209,12 @@ void register_benchmarks() {
                                  BM_FullEvaluateStreaming, name, true)
         ->ArgName("lookahead")
         ->Arg(8);
+    benchmark::RegisterBenchmark(("FullEvaluateAddressedNearCompiler/" + name).c_str(),
+                                 BM_FullEvaluateAddressed, name)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("AllocationGameScore/" + name).c_str(), BM_AllocationGameScore,
+                                 name)
+        ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("IncrementalMove/" + name).c_str(), BM_IncrementalMove, name);
     benchmark::RegisterBenchmark(("IncrementalMoveStreaming/" + name).c_str(),
                                  BM_IncrementalMoveStreaming, name)

@@ -22,53 +22,70 @@ std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
   return capacities;
 }
 
+// Layer l's time under the pinned dynamics, from the mapping (O(in-degree)).
+TimeFs pinned_layer_fs(const Simulator& sim, std::span<const MemoryIndex> mapping, std::size_t l) {
+  std::array<TimeFs, kMaxMemories> transfers{};
+  sim.add_transfer_fs(l, mapping, transfers.data());
+  return sim.layer_time(l, transfers.data());
+}
+
 }  // namespace
 
-AllocationGameEnv::AllocationGameEnv(std::string id,
-                                     std::shared_ptr<const PlacementContext> context,
-                                     StepwiseOptions options)
-    : id_(std::move(id)),
-      ctx_(std::move(context)),
-      options_(options),
-      order_(std::make_shared<const std::vector<std::size_t>>(
-          memplace::placement_order(*ctx_->sim, options.order))),
-      memories_(ctx_->sim->num_memories() - 1),
-      mapping_(uniform_mapping(ctx_->sim->num_layers(), ctx_->sim->slowest())),
-      layer_fs_(ctx_->sim->num_layers(), 0),
-      offset_(ctx_->sim->num_tensors(), -1),
-      candidates_(1 + memories_ * kRulesPerMemory, -1),
-      grid_(ctx_->sim->num_layers(), on_chip_capacities(*ctx_->sim)),
-      mask_(candidates_.size(), 0) {
-  const Simulator& sim = *ctx_->sim;
-  if (order_->empty()) {
-    throw InputError(id_ + ": workload '" + sim.workload().name() + "' has no tensor to place");
+std::shared_ptr<const AllocationGameEnv::Setup> AllocationGameEnv::make_setup(
+    std::string id, const PlacementContext& context, const StepwiseOptions& options) {
+  const Simulator& sim = *context.sim;
+  std::vector<std::size_t> order = memplace::placement_order(sim, options.order);
+  if (order.empty()) {
+    throw InputError(id + ": workload '" + sim.workload().name() + "' has no tensor to place");
   }
-  if (memories_ == 0) {
-    throw InputError(id_ + ": hardware '" + sim.hardware().name +
+  if (sim.num_memories() < 2) {
+    throw InputError(id + ": hardware '" + sim.hardware().name +
                      "' has one memory: there is nothing to allocate");
   }
   // Unplaced tensors wait in the slowest memory, and the slowest memory is always an action: the
   // episode can always go on only if they all fit there.
   const IncrementalEvaluator all_slowest(sim);
   if (!all_slowest.valid()) {
-    throw InputError(id_ + ": workload '" + sim.workload().name() + "' does not fit in " +
+    throw InputError(id + ": workload '" + sim.workload().name() + "' does not fit in " +
                      sim.hardware().memories.back().name + " (" +
                      std::to_string(all_slowest.total_overflow_bytes()) +
                      " bytes over) even with every tensor there");
   }
+  const Mapping slowest = uniform_mapping(sim.num_layers(), sim.slowest());
+  std::vector<TimeFs> layer_fs(sim.num_layers());
+  TimeFs pinned_fs = 0;
   for (std::size_t l = 0; l < sim.num_layers(); ++l)
-    refresh_layer(l);
-  pristine_layer_fs_ = std::make_shared<const std::vector<TimeFs>>(layer_fs_);
-  pristine_pinned_fs_ = pinned_fs_;
-  potential_scale_ = static_cast<double>(ctx_->all_slowest_fs) / static_cast<double>(pinned_fs_);
-  dynamic_.assign(sim.num_layers() * kDynamicFeatures, 0.0f);
+    pinned_fs += layer_fs[l] = pinned_layer_fs(sim, slowest, l);
+  std::vector<float> dynamic(sim.num_layers() * kDynamicFeatures, 0.0f);
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
-    dynamic_[l * kDynamicFeatures + kWeightMemory] = 1.0f;
-    dynamic_[l * kDynamicFeatures + kActivationMemory] = 1.0f;
+    dynamic[l * kDynamicFeatures + kWeightMemory] = 1.0f;
+    dynamic[l * kDynamicFeatures + kActivationMemory] = 1.0f;
   }
-  pristine_dynamic_ = std::make_shared<const std::vector<float>>(dynamic_);
-  pristine_grid_ = std::make_shared<const OccupancyGrid>(grid_);
+  return std::make_shared<const Setup>(
+      Setup{.id = std::move(id),
+            .order = std::move(order),
+            .memories = sim.num_memories() - 1,
+            .potential_scale =
+                static_cast<double>(context.all_slowest_fs) / static_cast<double>(pinned_fs),
+            .layer_fs = std::move(layer_fs),
+            .pinned_fs = pinned_fs,
+            .dynamic = std::move(dynamic),
+            .grid = OccupancyGrid(sim.num_layers(), on_chip_capacities(sim))});
 }
+
+AllocationGameEnv::AllocationGameEnv(std::string id,
+                                     std::shared_ptr<const PlacementContext> context,
+                                     StepwiseOptions options)
+    : ctx_(std::move(context)),
+      setup_(make_setup(std::move(id), *ctx_, options)),
+      options_(options),
+      mapping_(uniform_mapping(ctx_->sim->num_layers(), ctx_->sim->slowest())),
+      layer_fs_(setup_->layer_fs),
+      pinned_fs_(setup_->pinned_fs),
+      candidates_(1 + setup_->memories * kRulesPerMemory, -1),
+      dynamic_(setup_->dynamic),
+      grid_(setup_->grid),
+      mask_(candidates_.size(), 0) {}
 
 Space AllocationGameEnv::observation_space() const {
   const Simulator& sim = *ctx_->sim;
@@ -100,7 +117,7 @@ ObservationView AllocationGameEnv::observation() const {
 
 MemoryIndex AllocationGameEnv::candidate_memory(std::size_t a) const {
   if (a >= candidates_.size()) {
-    throw std::out_of_range(id_ + ": candidate " + std::to_string(a) + " out of range (0.." +
+    throw std::out_of_range(id() + ": candidate " + std::to_string(a) + " out of range (0.." +
                             std::to_string(candidates_.size() - 1) + ")");
   }
   return a == 0 ? ctx_->sim->slowest() : static_cast<MemoryIndex>((a - 1) / kRulesPerMemory);
@@ -113,16 +130,17 @@ void AllocationGameEnv::set_pointer(std::size_t tensor, float flag) {
 
 void AllocationGameEnv::refresh_candidates() {
   const Simulator& sim = *ctx_->sim;
-  const std::size_t tensor = (*order_)[cursor_];
+  const std::size_t tensor = setup_->order[cursor_];
   const std::int64_t bytes = sim.tensor_bytes(tensor);
   const auto first = static_cast<std::uint32_t>(sim.live_first(tensor));
   const auto last = static_cast<std::uint32_t>(sim.live_last(tensor));
   thread_local std::vector<allocation::Range> taken;
   mask_[0] = 1;
-  for (std::size_t k = 0; k < memories_; ++k) {
+  for (std::size_t k = 0; k < setup_->memories; ++k) {
     taken.clear();
     for (const Block& b : blocks_[k])  // by offset, as gap_candidates wants them
-      if (b.first <= last && b.last >= first) taken.emplace_back(b.offset, b.end);
+      if (b.first <= last && b.last >= first)
+        taken.emplace_back(b.offset, b.offset + sim.tensor_bytes(b.tensor));
     const auto offsets = allocation::gap_candidates(
         taken, bytes, sim.hardware().memories[k].alignment_bytes, sim.capacity(k));
     for (std::size_t r = 0; r < kRulesPerMemory; ++r) {
@@ -146,8 +164,7 @@ void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t of
   std::vector<Block>& blocks = blocks_[m];
   const auto at = std::upper_bound(blocks.begin(), blocks.end(), offset,
                                    [](std::int64_t o, const Block& b) { return o < b.offset; });
-  blocks.insert(at, Block{offset, end, first, last});
-  offset_[tensor] = offset;
+  blocks.insert(at, Block{offset, static_cast<std::uint32_t>(tensor), first, last});
   mapping_[tensor] = m;
   refresh_layer(tensor_layer(tensor));
   if (tensor_kind(tensor) == TensorKind::activation)
@@ -155,34 +172,40 @@ void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t of
       refresh_layer(d.layer);
   grid_.add(m, offset, end, first, last);
   dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
-      static_cast<float>(m) / static_cast<float>(memories_);
+      static_cast<float>(m) / static_cast<float>(setup_->memories);
   dynamic_[row + column(tensor, kWeightOffset, kActivationOffset)] =
       static_cast<float>(static_cast<double>(offset) / static_cast<double>(sim.capacity(m)));
 }
 
 void AllocationGameEnv::refresh_layer(std::size_t l) {
-  const Simulator& sim = *ctx_->sim;
-  std::array<TimeFs, kMaxMemories> transfers{};
-  sim.add_transfer_fs(l, mapping_, transfers.data());
-  const TimeFs t = sim.layer_time(l, transfers.data());
+  const TimeFs t = pinned_layer_fs(*ctx_->sim, mapping_, l);
   pinned_fs_ += t - layer_fs_[l];
   layer_fs_[l] = t;
 }
 
 double AllocationGameEnv::potential() const {
-  return ctx_->speedup(1) / (static_cast<double>(pinned_fs_) * potential_scale_);
+  return ctx_->speedup(1) / (static_cast<double>(pinned_fs_) * setup_->potential_scale);
+}
+
+std::vector<std::int64_t> AllocationGameEnv::tensor_offsets() const {
+  std::vector<std::int64_t> offsets(ctx_->sim->num_tensors(), -1);
+  for (const std::vector<Block>& blocks : blocks_)
+    for (const Block& b : blocks)
+      offsets[b.tensor] = b.offset;
+  return offsets;
 }
 
 TimeFs AllocationGameEnv::final_latency() const {
   const Simulator& sim = *ctx_->sim;
   thread_local Evaluation out;
   if (sim.dynamics() == Dynamics::addressed) {
-    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping(), out, nullptr, offset_);
+    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping(), out, nullptr,
+                               tensor_offsets());
   } else {
     sim.evaluate(mapping(), out);
   }
   if (!out.valid) {  // non-overlapping ranges below every capacity always fit
-    throw std::logic_error(id_ + ": the game's layout scored invalid (a bug: please report it)");
+    throw std::logic_error(id() + ": the game's layout scored invalid (a bug: please report it)");
   }
   return out.latency_fs;
 }
@@ -191,16 +214,15 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
   const Simulator& sim = *ctx_->sim;
   if (seed) rng_.reseed(*seed);
   std::fill(mapping_.begin(), mapping_.end(), sim.slowest());
-  std::copy(pristine_layer_fs_->begin(), pristine_layer_fs_->end(), layer_fs_.begin());
-  pinned_fs_ = pristine_pinned_fs_;
-  std::fill(offset_.begin(), offset_.end(), -1);
+  std::copy(setup_->layer_fs.begin(), setup_->layer_fs.end(), layer_fs_.begin());
+  pinned_fs_ = setup_->pinned_fs;
   for (std::vector<Block>& blocks : blocks_)
     blocks.clear();
-  std::copy(pristine_dynamic_->begin(), pristine_dynamic_->end(), dynamic_.begin());
-  grid_ = *pristine_grid_;
+  std::copy(setup_->dynamic.begin(), setup_->dynamic.end(), dynamic_.begin());
+  grid_ = setup_->grid;
   cursor_ = 0;
   done_ = false;
-  set_pointer((*order_)[0], 1.0f);
+  set_pointer(setup_->order[0], 1.0f);
   refresh_candidates();
   info_ = EnvInfo{};
   info_.latency_fs = ctx_->all_slowest_fs;
@@ -211,12 +233,12 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
 
 StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
   const std::size_t slot =
-      checked_discrete_action(id_, !done_, action, mask_.size(), "a candidate placement");
-  const std::size_t tensor = (*order_)[cursor_];
+      checked_discrete_action(id(), !done_, action, mask_.size(), "a candidate placement");
+  const std::size_t tensor = setup_->order[cursor_];
   if (mask_[slot] == 0) {
     const std::size_t k = (slot - 1) / kRulesPerMemory;
     throw std::invalid_argument(
-        id_ + ": action " + std::to_string(slot) + " is masked: the " +
+        id() + ": action " + std::to_string(slot) + " is masked: the " +
         allocation::name_of(allocation::kGapRules[(slot - 1) % kRulesPerMemory]) + " offset in " +
         ctx_->sim->hardware().memories[k].name + " for the " +
         (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
@@ -231,7 +253,7 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
 
   StepResult r;
   const double before = potential_now_;
-  r.terminated = cursor_ == order_->size();
+  r.terminated = cursor_ == setup_->order.size();
   if (r.terminated) {
     done_ = true;
     std::fill(mask_.begin(), mask_.end(), 0);
@@ -241,10 +263,11 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
                    ? info_.speedup - before
                    : info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
   } else {
-    set_pointer((*order_)[cursor_], 1.0f);
+    set_pointer(setup_->order[cursor_], 1.0f);
     refresh_candidates();
     potential_now_ = potential();
-    info_.latency_fs = static_cast<TimeFs>(static_cast<double>(pinned_fs_) * potential_scale_);
+    info_.latency_fs =
+        static_cast<TimeFs>(static_cast<double>(pinned_fs_) * setup_->potential_scale);
     info_.speedup = potential_now_;
     if (options_.reward == RewardTiming::dense) r.reward = potential_now_ - before;
   }

@@ -28,10 +28,10 @@ class AllocationGameEnv final : public Env {
   static constexpr std::size_t kRulesPerMemory = 4;
   static constexpr std::size_t kDynamicFeatures = 8;
 
-  const std::string& id() const override { return id_; }
+  const std::string& id() const override { return setup_->id; }
   Space observation_space() const override;
   Space action_space() const override;
-  std::size_t episode_length() const override { return order_->size(); }
+  std::size_t episode_length() const override { return setup_->order.size(); }
   ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
   StepResult step(std::span<const std::int64_t> action) override;
   using Env::step;
@@ -41,24 +41,40 @@ class AllocationGameEnv final : public Env {
   const Simulator& simulator() const override { return *ctx_->sim; }
 
   // The tensors of an episode, in placement order (tensors of zero bytes are not placed).
-  std::span<const std::size_t> placement_order() const { return *order_; }
+  std::span<const std::size_t> placement_order() const { return setup_->order; }
   // The mapping so far (unplaced tensors in the slowest memory) and each tensor's offset in its
   // memory (-1 in the slowest).
   std::span<const MemoryIndex> mapping() const { return mapping_; }
-  std::span<const std::int64_t> tensor_offsets() const { return offset_; }
+  std::vector<std::int64_t> tensor_offsets() const;
   // Candidate a's memory and offset for the tensor being placed (offset -1: none, or the slowest
   // memory).
   MemoryIndex candidate_memory(std::size_t a) const;
   std::int64_t candidate_offset(std::size_t a) const { return candidates_[a]; }
 
  private:
-  // An address range of an on-chip memory held over the steps [first, last].
+  // Tensor `tensor`'s address range [offset, offset + its bytes) of an on-chip memory, held over
+  // the steps [first, last].
   struct Block {
     std::int64_t offset;
-    std::int64_t end;
+    std::uint32_t tensor;
     std::uint32_t first;
     std::uint32_t last;
   };
+  // What every state of one environment shares, its clones included: set at construction.
+  struct Setup {
+    std::string id;
+    std::vector<std::size_t> order;  // placement order
+    std::size_t memories = 0;        // on-chip (addressed) memories: every one but the slowest
+    double potential_scale = 1;
+    // The state after reset (all tensors in the slowest memory).
+    std::vector<TimeFs> layer_fs;
+    TimeFs pinned_fs = 0;
+    std::vector<float> dynamic;
+    OccupancyGrid grid;
+  };
+  static std::shared_ptr<const Setup> make_setup(std::string id, const PlacementContext& context,
+                                                 const StepwiseOptions& options);
+
   void refresh_candidates();
   void place(std::size_t tensor, MemoryIndex m, std::int64_t offset);
   // Layer l's time under the pinned dynamics, from the mapping (O(in-degree)), into the total.
@@ -70,27 +86,20 @@ class AllocationGameEnv final : public Env {
   TimeFs final_latency() const;
   void set_pointer(std::size_t tensor, float flag);
 
-  std::string id_;
   std::shared_ptr<const PlacementContext> ctx_;
+  std::shared_ptr<const Setup> setup_;
   StepwiseOptions options_;
-  std::shared_ptr<const std::vector<std::size_t>> order_;
-  std::size_t memories_;  // on-chip (addressed) memories: every one but the slowest
-  double potential_scale_ = 1;
   // The state, kept small because search agents clone it at every node: the mapping, the pinned
   // layer times (not the per-memory transfer times an IncrementalEvaluator keeps; a move
-  // re-derives the few layers it changes), offsets and blocks, and the observation's buffers.
+  // re-derives the few layers it changes), the blocks (the offsets live only there), and the
+  // observation's buffers.
   Mapping mapping_;
   std::vector<TimeFs> layer_fs_;
   TimeFs pinned_fs_ = 0;
-  std::shared_ptr<const std::vector<TimeFs>> pristine_layer_fs_;  // all-slowest
-  TimeFs pristine_pinned_fs_ = 0;
-  std::vector<std::int64_t> offset_;
   std::array<std::vector<Block>, kMaxMemories> blocks_;  // per on-chip memory, by offset
   std::vector<std::int64_t> candidates_;                 // per action: an offset or -1
   std::vector<float> dynamic_;                           // N x kDynamicFeatures
-  std::shared_ptr<const std::vector<float>> pristine_dynamic_;
   OccupancyGrid grid_;
-  std::shared_ptr<const OccupancyGrid> pristine_grid_;
   std::vector<std::uint8_t> mask_;
   std::size_t cursor_ = 0;
   bool done_ = true;

@@ -1,6 +1,7 @@
 #include "env/occupancy_grid.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace memplace {
 namespace {
@@ -21,8 +22,12 @@ void cover(double begin, double end, double length, std::size_t bins, Share&& sh
 
 }  // namespace
 
-OccupancyGrid::OccupancyGrid(std::size_t steps, std::vector<std::int64_t> capacities)
-    : steps_(steps), capacities_(std::move(capacities)), cells_(grid_size(shape()), 0.0f) {}
+OccupancyGrid::OccupancyGrid(std::size_t steps, std::span<const std::int64_t> capacities)
+    : steps_(steps), memories_(capacities.size()) {
+  if (memories_ > kMaxMemories) throw std::invalid_argument("OccupancyGrid: too many memories");
+  std::copy(capacities.begin(), capacities.end(), capacities_.begin());
+  cells_.assign(grid_size(shape()), 0.0f);
+}
 
 void OccupancyGrid::add(std::size_t k, std::int64_t offset, std::int64_t end, std::size_t first,
                         std::size_t last) {

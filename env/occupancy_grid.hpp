@@ -4,9 +4,12 @@
 // every instance.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "env/model/inputs/hardware.hpp"
 #include "env/observation.hpp"
 
 namespace memplace {
@@ -17,9 +20,9 @@ class OccupancyGrid {
   static constexpr std::size_t kAddressBins = 32;
 
   // `memories` grids over `steps` schedule steps; memory k's addresses are [0, capacities[k]).
-  OccupancyGrid(std::size_t steps, std::vector<std::int64_t> capacities);
+  OccupancyGrid(std::size_t steps, std::span<const std::int64_t> capacities);
 
-  GridShape shape() const { return {capacities_.size(), kTimeBins, kAddressBins}; }
+  GridShape shape() const { return {memories_, kTimeBins, kAddressBins}; }
   const std::vector<float>& cells() const { return cells_; }
   // Covers [offset, end) x steps [first, last] of memory k.
   void add(std::size_t k, std::int64_t offset, std::int64_t end, std::size_t first,
@@ -27,7 +30,8 @@ class OccupancyGrid {
 
  private:
   std::size_t steps_;
-  std::vector<std::int64_t> capacities_;
+  std::size_t memories_;
+  std::array<std::int64_t, kMaxMemories> capacities_{};  // a value: a copy allocates only cells_
   std::vector<float> cells_;
 };
 

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
+#include "env/allocation/gaps.hpp"
 #include "env/allocation/greedy_packing.hpp"
 #include "env/allocation/packer.hpp"
 #include "env/allocation/packing_check.hpp"
@@ -51,26 +55,80 @@ bool pack_tensors(const Simulator& sim, std::span<const MemoryIndex> mapping, st
   return true;
 }
 
-// Step 3 for one copy: the first layer from `c.issue` at which a range of c.bytes stays free in
-// `blocks` until c.reader ends, and the best-fitting such range's offset; {c.reader, -1} if none.
-std::pair<std::uint32_t, std::int64_t> find_buffer(const Copy& c, std::span<const Block> blocks,
-                                                   std::int64_t capacity, std::int64_t alignment) {
-  thread_local std::vector<const Block*> overlapping;
-  thread_local std::vector<std::pair<std::int64_t, std::int64_t>> taken;
-  overlapping.clear();
-  for (const Block& b : blocks)
-    if (b.first <= c.reader && b.last >= c.issue) overlapping.push_back(&b);
-  std::ranges::sort(overlapping, {}, [](const Block* b) { return b->offset; });
-  for (std::uint32_t start = c.issue; start < c.reader; ++start) {
-    taken.clear();
-    for (const Block* b : overlapping)
-      if (b->last >= start) taken.emplace_back(b->offset, b->end);  // not freed before `start`
-    const std::int64_t offset =
-        allocation::fit_offset(taken, c.bytes, allocation::FitRule::best_fit, alignment, capacity);
-    if (offset >= 0) return {start, offset};
+// Step 3: the staging buffers' addresses, copy by copy in plan order (by reader). A sweep over the
+// readers keeps, per memory, the blocks that can still meet a copy's window in offset order, so a
+// copy looks at the blocks live around it, not at every block of the memory.
+class StagingAllocator {
+ public:
+  // `blocks`: each memory's tensor blocks; `window`: the longest reader - issue of any copy.
+  StagingAllocator(std::array<std::vector<Block>, kMaxMemories>& blocks, std::uint32_t window)
+      : pending_(blocks), window_(window) {
+    for (std::vector<Block>& p : pending_)
+      std::ranges::sort(p, {}, [](const Block& b) { return b.first; });
   }
-  return {c.reader, -1};
-}
+
+  // The first layer from `c.issue` at which a range of c.bytes stays free until c.reader ends, and
+  // the best-fitting such range's offset ({c.reader, -1} if none); the buffer then holds it.
+  std::pair<std::uint32_t, std::int64_t> place(const Copy& c, std::int64_t capacity,
+                                               std::int64_t alignment) {
+    std::vector<Block>& active = active_[c.stage];
+    const std::vector<Block>& pending = pending_[c.stage];
+    std::size_t& next = next_[c.stage];
+    for (; next < pending.size() && pending[next].first <= c.reader; ++next)
+      insert(active, pending[next]);
+    const std::uint32_t horizon = c.reader > window_ ? c.reader - window_ : 0;
+    std::erase_if(active, [&](const Block& b) { return b.last < horizon; });  // ends before any
+    // Fitting is monotone in the start (a later start frees the blocks that end before it), so
+    // the first start that fits is found by bisection: at the issue (most copies), else at the
+    // last start (none fits if that does not), else between them.
+    if (c.issue >= c.reader) return {c.reader, -1};
+    std::int64_t offset = fit(active, c, c.issue, capacity, alignment);
+    std::uint32_t start = c.issue;
+    if (offset < 0 && c.issue + 1 < c.reader) {
+      std::uint32_t fits = c.reader - 1;  // invariant: nothing fits at `fails`; `fits` fits
+      offset = fit(active, c, fits, capacity, alignment);
+      if (offset >= 0) {
+        for (std::uint32_t fails = c.issue; fits - fails > 1;) {
+          const std::uint32_t middle = fails + (fits - fails) / 2;
+          const std::int64_t at = fit(active, c, middle, capacity, alignment);
+          if (at >= 0) {
+            fits = middle, offset = at;
+          } else {
+            fails = middle;
+          }
+        }
+        start = fits;
+      }
+    }
+    if (offset >= 0) {
+      insert(active, {offset, offset + c.bytes, start, c.reader});
+      return {start, offset};
+    }
+    return {c.reader, -1};
+  }
+
+ private:
+  // The best-fitting offset for c's buffer from `start` to c.reader among `active`'s blocks, or -1.
+  std::int64_t fit(std::span<const Block> active, const Copy& c, std::uint32_t start,
+                   std::int64_t capacity, std::int64_t alignment) {
+    taken_.clear();
+    for (const Block& b : active)  // by offset; live at some step of [start, reader]
+      if (b.first <= c.reader && b.last >= start) taken_.emplace_back(b.offset, b.end);
+    return allocation::fit_offset(taken_, c.bytes, allocation::FitRule::best_fit, alignment,
+                                  capacity);
+  }
+
+  static void insert(std::vector<Block>& by_offset, const Block& b) {
+    const auto at = std::ranges::upper_bound(by_offset, b.offset, {}, &Block::offset);
+    by_offset.insert(at, b);
+  }
+
+  std::array<std::vector<Block>, kMaxMemories>& pending_;  // by first step
+  std::array<std::size_t, kMaxMemories> next_{};           // the first pending block not active
+  std::array<std::vector<Block>, kMaxMemories> active_;    // by offset
+  std::uint32_t window_;
+  std::vector<allocation::Range> taken_;
+};
 
 // The progress log of v1's run (streaming.hpp rerun_layers): copy i's done at the start of layer
 // l of its window.
@@ -144,14 +202,17 @@ void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
 
   // 3. The staging buffers' addresses, in plan order.
   const std::vector<Copy>& copies = state.copies;
+  std::uint32_t window = 0;
+  for (const Copy& c : copies)
+    window = std::max(window, c.reader - c.issue);
+  StagingAllocator staging(blocks, window);
   thread_local std::vector<std::uint32_t> start;
   start.resize(copies.size());
   for (std::size_t i = 0; i < copies.size(); ++i) {
     const Copy& c = copies[i];
-    const auto [first, offset] = find_buffer(c, blocks[c.stage], sim.capacity(c.stage),
-                                             sim.hardware().memories[c.stage].alignment_bytes);
+    const auto [first, offset] =
+        staging.place(c, sim.capacity(c.stage), sim.hardware().memories[c.stage].alignment_bytes);
     start[i] = first;
-    if (offset >= 0) blocks[c.stage].push_back({offset, offset + c.bytes, first, c.reader});
     if (layout) layout->copies.push_back({c, first, offset});
   }
 

@@ -113,8 +113,7 @@ void bind_env(py::module_& m) {
           [](const PyEnv& e) -> py::object {
             const auto* game = dynamic_cast<const AllocationGameEnv*>(&e.env());
             if (!game) return py::none();
-            return py::cast(std::vector<std::int64_t>(game->tensor_offsets().begin(),
-                                                      game->tensor_offsets().end()));
+            return py::cast(game->tensor_offsets());
           },
           "Allocation game: each tensor's offset in its memory (-1 in the slowest or unplaced); "
           "None otherwise.")

@@ -91,8 +91,7 @@ TEST_CASE("allocation game: the toy chain, every candidate by hand") {
   r = env.step(1);  // D.out at [16, 26)
   REQUIRE(r.terminated);
   const std::vector<std::int64_t> offsets = {-1, 48, -1, 0, -1, 96, -1, 0, -1, 16};
-  CHECK(std::vector<std::int64_t>(env.tensor_offsets().begin(), env.tensor_offsets().end()) ==
-        offsets);
+  CHECK(env.tensor_offsets() == offsets);
   const Simulator& sim = env.simulator();
   CHECK(layout_faults(sim, env.mapping(), offsets).empty());
   Evaluation v2;
@@ -136,8 +135,7 @@ void check_random_episodes(const std::string& id, int episodes) {
       if (last.terminated) break;
       obs = last.obs;
     }
-    const std::vector<std::int64_t> offsets(game.tensor_offsets().begin(),
-                                            game.tensor_offsets().end());
+    const std::vector<std::int64_t> offsets = game.tensor_offsets();
     CHECK(layout_faults(sim, game.mapping(), offsets).empty());
     detail::evaluate_addressed(sim, sim.streaming_plan(), game.mapping(), v2, nullptr, offsets);
     streaming.evaluate(game.mapping(), v1);
