@@ -24,6 +24,7 @@ FLOORS = [
     ("agents/nn/", "nn"),
     ("agents/training/", "training"),
     ("agents/search/", "algorithms"),
+    ("agents/planning/", "algorithms"),
     ("agents/evolution/", "algorithms"),
     ("agents/policy_gradient/", "algorithms"),
     ("agents/sac/", "algorithms"),
