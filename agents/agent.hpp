@@ -68,6 +68,11 @@ class Agent {
   // The agent's whole state (not its setup, which the trainer rebuilds from config.yaml).
   virtual void save(StateWriter& out) const = 0;
   virtual void load(StateReader& in) = 0;
+  // Evaluations the agent has spent on its own model since the last call: a planning agent's
+  // searches step cloned environments, and every episode's worth of steps counts as one
+  // evaluation (docs/agents.md, "Budget"). The trainer charges them against the budget beside the
+  // proposals it scores; they are part of the saved state until taken.
+  virtual std::uint64_t take_model_evaluations() { return 0; }
   // A line of agent-specific progress for logs ("generation 12, temperature 0.31"); may be empty.
   virtual std::string status() const { return {}; }
   // The agent's best GNN policy so far (its policy head reads the single-step observation of any

@@ -12,6 +12,7 @@ namespace memplace::agents {
   AGENT(ea)                    \
   AGENT(sac)                   \
   AGENT(ppo)                   \
+  AGENT(mcts)                  \
   AGENT(greedy_dp)             \
   AGENT(annealing)             \
   AGENT(random)                \

@@ -11,6 +11,13 @@ std::vector<std::string> registered_agent_names() {
   return names;
 }
 
+std::vector<std::string> default_table_agents() {
+  std::vector<std::string> names;
+  for (const AgentInfo& info : agent_registry())
+    if (info.default_row) names.push_back(info.name);
+  return names;
+}
+
 const AgentInfo& find_agent(std::string_view name) {
   std::string known;
   for (const AgentInfo& info : agent_registry()) {

@@ -39,11 +39,16 @@ struct AgentInfo {
   std::optional<ToyOptimumClaim> toy_optimum = std::nullopt;
   // Whether it can start its GNN from a trained network (AgentSetup::initial_policy).
   bool starts_from_policy = false;
+  // Whether it is a row of the tables by default (`agents:` unset); an agent not yet compared at
+  // full strength (mcts before its network) is run by naming it.
+  bool default_row = true;
 };
 
 // Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.
 const std::vector<AgentInfo>& agent_registry();
 std::vector<std::string> registered_agent_names();
+// The default rows of a table: every agent whose AgentInfo::default_row is set, in registry order.
+std::vector<std::string> default_table_agents();
 // Throws InputError listing the known agents.
 const AgentInfo& find_agent(std::string_view name);
 std::unique_ptr<Agent> make_agent(std::string_view name, const AgentSetup& setup);

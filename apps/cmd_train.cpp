@@ -106,8 +106,8 @@ void add_train_command(CLI::App& app, Streams io) {
                   "A shipped workload or a workload YAML file")
       ->capture_default_str();
   cmd->add_option("--env", o->config.env,
-                  "How mappings are built: single-step, or sequential (masked rollouts)")
-      ->capture_default_str();
+                  "How mappings are built: single-step, or sequential (tensor by tensor under "
+                  "the sequential env's mask); default: the agent's first (memplace list)");
   add_run_options(*cmd, o->config, o->assignments);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")

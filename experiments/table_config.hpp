@@ -29,7 +29,7 @@ std::string workload_label(const std::string& entry);
 struct TableConfig : agents::ScoringEnv {
   TableConfig() { set_env_version(ModelVersion::v1); }  // v1: streaming (docs/envs/README.md)
 
-  std::vector<std::string> agents = agents::registered_agent_names();  // every registered agent
+  std::vector<std::string> agents = agents::default_table_agents();
   std::vector<std::string> workloads = paper_workload_names();
   // A suite table (docs/table.md#suite-tables): `workloads` are instances of this benchmark suite
   // (a shipped name or a suite file), by default every instance of `split`, and the report adds

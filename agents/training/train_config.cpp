@@ -65,6 +65,7 @@ void TrainConfig::resolve() {
   const AgentInfo& info = find_agent(agent);
   require(!model.workload.empty(), "workload: empty");
   require(!model.hardware.empty(), "hardware: empty");
+  if (env.empty()) env = info.envs.front();
   bool env_ok = false;
   std::string envs;
   for (const std::string& e : info.envs) {

@@ -39,8 +39,10 @@ struct ScoringEnv {
 
 struct TrainConfig : ScoringEnv {
   std::string agent = "egrl";
-  std::string env = "single-step";  // how the agent builds mappings: single-step or sequential
-  std::uint64_t budget = 20000;     // simulator evaluations
+  // How the agent builds mappings: single-step or sequential; empty: the first its AgentInfo lists
+  // (resolve() fills it in).
+  std::string env;
+  std::uint64_t budget = 20000;  // simulator evaluations
   std::uint64_t seed = 0;
   int threads = 0;                        // 0: every core (results never depend on it)
   std::uint64_t checkpoint_every = 1000;  // evaluations between checkpoints

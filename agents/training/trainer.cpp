@@ -186,8 +186,21 @@ struct Trainer::State {
           best_latency_fs = o.latency_fs;
         }
       }
-      if (pending >= curve_interval() || evaluations == config.budget) close_row(wall);
+      if (row_due()) close_row(wall);
     }
+  }
+
+  // Evaluations an agent spent on its own model (Agent::take_model_evaluations): on the budget
+  // and the curve's axis, with no outcome of their own.
+  void charge(std::uint64_t spent, double wall) {
+    evaluations += spent;
+    if (spent > 0 && row_due()) close_row(wall);
+  }
+
+  // A curve row closes every curve_interval() evaluations, and at the end of the budget.
+  bool row_due() const {
+    const std::uint64_t last = curve.empty() ? 0 : curve.back().evaluations;
+    return evaluations - last >= curve_interval() || evaluations >= config.budget;
   }
 
   void close_row(double wall) {
@@ -333,11 +346,14 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
     const auto proposing = Clock::now();
     std::vector<Mapping> proposals = s.agent->propose(limit);
     proposing_seconds += seconds_since(proposing);
+    const std::uint64_t model_evaluations = s.agent->take_model_evaluations();
+    if (proposals.size() + model_evaluations > limit)
+      throw std::logic_error(
+          "agent '" + s.config.agent + "' proposed " + std::to_string(proposals.size()) +
+          " mappings and spent " + std::to_string(model_evaluations) +
+          " evaluations on its model, allowed " + std::to_string(limit) + " in all");
+    s.charge(model_evaluations, wall());
     if (proposals.empty()) break;  // the agent is done (greedy-dp converged)
-    if (proposals.size() > limit)
-      throw std::logic_error("agent '" + s.config.agent + "' proposed " +
-                             std::to_string(proposals.size()) + " mappings, allowed 1.." +
-                             std::to_string(limit));
     bool stop_now = stop && stop();
     const auto scoring = Clock::now();
     const std::vector<Outcome> outcomes = s.evaluate(proposals, stop_now);

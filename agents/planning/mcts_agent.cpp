@@ -1,0 +1,126 @@
+// mcts: plans every decision of a sequential episode with the Gumbel tree search
+// (planning/gumbel_search.hpp) on the sequential env's exact clone, plays the action it picks, and
+// proposes the best complete episode it saw — played, or reached inside a search. No network
+// guides it yet: a uniform prior and a zero value, the plain search gumbel_search.hpp describes.
+// Its searches' steps are charged against the budget, an episode's worth of steps as one
+// evaluation (docs/agents.md, "Budget"), so it is compared with the others on equal terms.
+#include <algorithm>
+
+#include "agents/planning/gumbel_search.hpp"
+#include "agents/registry.hpp"
+#include "env/sequential_env.hpp"
+
+namespace memplace::agents {
+namespace {
+
+class MctsAgent final : public Agent {
+ public:
+  explicit MctsAgent(const AgentSetup& setup)
+      : rng_(setup.seed),
+        env_("memplace/sequential-" + std::string(version_name(setup.context->version)),
+             setup.context) {
+    const Hyperparameters h("mcts", setup.hyperparameters);
+    options_.simulations = static_cast<int>(h.integer("simulations", 1, 100'000));
+    options_.considered = static_cast<int>(h.integer("considered", 1, 1024));
+    options_.c_visit = h.number("c_visit", 0, 1e9);
+    options_.c_scale = h.number("c_scale", 0, 1e9);
+  }
+
+  std::vector<Mapping> propose(std::size_t limit) override {
+    // An episode's searches step at most `simulations` cloned states per decision, `simulations`
+    // evaluations in all: cut to what the limit leaves beside the proposal. With none left, each
+    // decision is a Gumbel-max draw from the (uniform) prior.
+    planning::GumbelOptions options = options_;
+    options.simulations = static_cast<int>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(options.simulations), limit - 1));
+    ObservationView obs = env_.reset(0).obs;
+    double played = 0, best = -std::numeric_limits<double>::infinity();
+    Mapping best_mapping;
+    for (bool done = false; !done;) {
+      std::int64_t action = -1;
+      if (options.simulations > 0) {
+        planning::SearchResult r =
+            planning::gumbel_search(env_, planning::uniform_evaluation, options, rng_);
+        steps_ += r.model_steps;
+        if (r.best_terminal && played + r.best_return > best) {
+          best = played + r.best_return;
+          const auto& terminal = dynamic_cast<const SequentialEnv&>(*r.best_terminal);
+          best_mapping.assign(terminal.mapping().begin(), terminal.mapping().end());
+        }
+        action = r.action;
+      } else {
+        action = uniform_allowed(obs.action_mask);
+      }
+      const StepResult step = env_.step(action);
+      played += step.reward;
+      obs = step.obs;
+      done = step.terminated || step.truncated;
+    }
+    ++episodes_;
+    if (played >= best) best_mapping.assign(env_.mapping().begin(), env_.mapping().end());
+    best_return_ = std::max({best_return_, best, played});
+    return {best_mapping};
+  }
+
+  void learn(std::span<const Mapping>, std::span<const Outcome>) override {}
+
+  std::uint64_t take_model_evaluations() override {
+    const std::uint64_t episodes = steps_ / env_.episode_length();
+    steps_ -= episodes * env_.episode_length();  // the rest is charged when it makes an episode
+    return episodes;
+  }
+
+  void save(StateWriter& out) const override {
+    out.put("mcts.rng", rng_);
+    out.put("mcts.steps", steps_);
+    out.put("mcts.episodes", episodes_);
+    out.put("mcts.best_return", best_return_);
+  }
+  void load(StateReader& in) override {
+    rng_ = in.get_rng("mcts.rng");
+    steps_ = in.get_u64("mcts.steps");
+    episodes_ = in.get_u64("mcts.episodes");
+    best_return_ = in.get_f64("mcts.best_return");
+  }
+
+  std::string status() const override {
+    return "episode " + std::to_string(episodes_) + ", best return " + std::to_string(best_return_);
+  }
+
+ private:
+  std::int64_t uniform_allowed(std::span<const std::uint8_t> mask) {
+    std::uint64_t allowed = 0;
+    for (const std::uint8_t a : mask)
+      allowed += a;
+    std::uint64_t pick = rng_.uniform(allowed);
+    for (std::size_t a = 0; a < mask.size(); ++a)
+      if (mask[a] != 0 && pick-- == 0) return static_cast<std::int64_t>(a);
+    return -1;  // unreachable: a running episode allows an action
+  }
+
+  Rng rng_;
+  SequentialEnv env_;
+  planning::GumbelOptions options_;
+  std::uint64_t steps_ = 0;  // cloned-state steps not yet charged (less than an episode's)
+  std::uint64_t episodes_ = 0;
+  double best_return_ = -std::numeric_limits<double>::infinity();
+};
+
+}  // namespace
+
+AgentInfo mcts_agent() {
+  return {"mcts",
+          "Gumbel tree search on the sequential env's exact dynamics, every decision planned "
+          "(no network yet: a uniform prior and a zero value)",
+          {"sequential"},
+          {{"simulations", "16", {}, "simulations per decision, each one step of a cloned state"},
+           {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},
+           {"c_visit", "50", {}, "σ(q̂)'s visit offset"},
+           {"c_scale", "0.1", {}, "σ(q̂)'s scale"}},
+          [](const AgentSetup& setup) { return std::make_unique<MctsAgent>(setup); },
+          ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"simulations", "256"}}},
+          /*starts_from_policy=*/false,
+          /*default_row=*/false};
+}
+
+}  // namespace memplace::agents
