@@ -24,8 +24,8 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
       options_(options),
       order_(std::make_shared<const std::vector<std::size_t>>(
           memplace::placement_order(*ctx_->sim, options.order))),
-      pristine_(*ctx_->sim),
-      ev_(pristine_),
+      pristine_(std::make_shared<const IncrementalStreamingEvaluator>(*ctx_->sim)),
+      ev_(*pristine_),
       features_(kDynamicFeatures + (ctx_->streaming_features() ? kStreamingDynamicFeatures : 0)) {
   const Simulator& sim = *ctx_->sim;
   if (order_->empty()) {
@@ -33,10 +33,10 @@ SequentialEnv::SequentialEnv(std::string id, std::shared_ptr<const PlacementCont
   }
   // Unplaced tensors wait in the slowest memory: if they do not all fit there, some step would
   // have no legal action (an all-zero mask) and the episode could not end.
-  if (!pristine_.valid()) {
+  if (!pristine_->valid()) {
     throw InputError(id_ + ": workload '" + sim.workload().name() + "' does not fit in " +
                      sim.hardware().memories.back().name + " (" +
-                     std::to_string(pristine_.pinned().overflow_bytes(sim.slowest())) +
+                     std::to_string(pristine_->pinned().overflow_bytes(sim.slowest())) +
                      " bytes over) even with every tensor there");
   }
   dynamic_.assign(sim.num_layers() * features_, 0.0f);
@@ -126,7 +126,7 @@ void SequentialEnv::write_memory_bound_shares(std::size_t from) {
 
 ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   if (seed) rng_.reseed(*seed);
-  ev_ = pristine_;
+  ev_ = *pristine_;
   if (pristine_free_)
     std::copy(pristine_free_->begin(), pristine_free_->end(), staging_free_.begin());
   std::copy(pristine_dynamic_->begin(), pristine_dynamic_->end(), dynamic_.begin());

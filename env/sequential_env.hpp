@@ -55,8 +55,9 @@ class SequentialEnv final : public Env {
   std::shared_ptr<const PlacementContext> ctx_;
   SequentialOptions options_;
   std::shared_ptr<const std::vector<std::size_t>> order_;
-  // The mapping so far, scored under the context's dynamics (all-slowest: copied on reset).
-  IncrementalStreamingEvaluator pristine_;
+  // The mapping so far, scored under the context's dynamics (all-slowest: copied on reset, and
+  // shared by clones, which search agents make at every node).
+  std::shared_ptr<const IncrementalStreamingEvaluator> pristine_;
   IncrementalStreamingEvaluator ev_;
   std::shared_ptr<const std::vector<float>> pristine_dynamic_;
   std::size_t features_;        // dynamic columns: kDynamicFeatures (+ the -v1 ones)
