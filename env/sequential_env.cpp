@@ -124,6 +124,11 @@ void SequentialEnv::write_memory_bound_shares(std::size_t from) {
   }
 }
 
+std::size_t SequentialEnv::current_tensor() const {
+  if (done_) throw std::logic_error(id_ + ": no tensor to place: the episode has ended");
+  return (*order_)[cursor_];
+}
+
 ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   if (seed) rng_.reseed(*seed);
   ev_ = *pristine_;

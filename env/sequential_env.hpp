@@ -42,6 +42,8 @@ class SequentialEnv final : public Env {
   std::span<const std::size_t> placement_order() const { return *order_; }
   // The mapping so far (unplaced tensors in the slowest memory).
   std::span<const MemoryIndex> mapping() const { return ev_.mapping(); }
+  // The tensor the next step places; std::logic_error once the episode has ended.
+  std::size_t current_tensor() const;
 
  private:
   void point_at(std::size_t tensor, float flag);

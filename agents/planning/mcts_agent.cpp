@@ -1,13 +1,17 @@
 // mcts: plans every decision of a sequential episode with the Gumbel tree search
 // (planning/gumbel_search.hpp) on the sequential env's exact clone, plays the action it picks, and
-// proposes the best complete episode it saw — played, or reached inside a search. No network
-// guides it yet: a uniform prior and a zero value, the plain search gumbel_search.hpp describes.
-// Its searches' steps are charged against the budget, an episode's worth of steps as one
-// evaluation (docs/agents.md, "Budget"), so it is compared with the others on equal terms.
+// proposes the best complete episode it saw — played, or reached inside a search. The GNN's
+// policy head is the search's prior (planning/mcts_network.hpp), trained after every episode
+// toward the searches' improved policies; with prior=uniform, the plain search. Its searches'
+// steps are charged against the budget, an episode's worth of steps as one evaluation
+// (docs/agents.md, "Budget"), so it is compared with the others on equal terms.
 #include <algorithm>
+#include <optional>
 
 #include "agents/planning/gumbel_search.hpp"
+#include "agents/planning/mcts_network.hpp"
 #include "agents/registry.hpp"
+#include "base/rng.hpp"
 #include "env/sequential_env.hpp"
 
 namespace memplace::agents {
@@ -24,6 +28,18 @@ class MctsAgent final : public Agent {
     options_.considered = static_cast<int>(h.integer("considered", 1, 1024));
     options_.c_visit = h.number("c_visit", 0, 1e9);
     options_.c_scale = h.number("c_scale", 0, 1e9);
+    if (h.text("prior") == "gnn") {
+      const planning::MctsNetworkOptions network{
+          .hidden = static_cast<std::size_t>(h.integer("hidden", 1, 4096)),
+          .conv_layers = static_cast<std::size_t>(h.integer("conv_layers", 0, 16)),
+          .learning_rate = h.number("lr", 1e-9, 1),
+          .batch = static_cast<std::size_t>(h.integer("batch", 1, 4096)),
+          .updates = static_cast<std::size_t>(h.integer("updates", 0, 4096)),
+          .replay = static_cast<std::size_t>(h.integer("replay", 1, 1'000'000)),
+          .samples = static_cast<std::size_t>(h.integer("samples", 0, 1'000'000))};
+      network_.emplace(env_.reset(0).obs, setup.context->sim->num_memories(), network,
+                       derive_seed(setup.seed, {kLearnerSeedStream}));
+    }
   }
 
   std::vector<Mapping> propose(std::size_t limit) override {
@@ -36,17 +52,27 @@ class MctsAgent final : public Agent {
     ObservationView obs = env_.reset(0).obs;
     double played = 0, best = -std::numeric_limits<double>::infinity();
     Mapping best_mapping;
+    const double keep = network_ ? static_cast<double>(network_->options().samples) /
+                                       static_cast<double>(env_.episode_length())
+                                 : 0.0;
+    const planning::Evaluator prior = [&](const Env& state) {
+      return network_->prior(dynamic_cast<const SequentialEnv&>(state).current_tensor());
+    };
     for (bool done = false; !done;) {
       std::int64_t action = -1;
       if (options.simulations > 0) {
-        planning::SearchResult r =
-            planning::gumbel_search(env_, planning::uniform_evaluation, options, rng_);
+        if (network_) network_->read(obs);
+        planning::SearchResult r = planning::gumbel_search(
+            env_, network_ ? prior : planning::Evaluator(planning::uniform_evaluation), options,
+            rng_);
         steps_ += r.model_steps;
         if (r.best_terminal && played + r.best_return > best) {
           best = played + r.best_return;
           const auto& terminal = dynamic_cast<const SequentialEnv&>(*r.best_terminal);
           best_mapping.assign(terminal.mapping().begin(), terminal.mapping().end());
         }
+        if (network_ && rng_.uniform01() < keep)
+          network_->remember(obs, env_.current_tensor(), r.improved_policy);
         action = r.action;
       } else {
         action = uniform_allowed(obs.action_mask);
@@ -56,6 +82,7 @@ class MctsAgent final : public Agent {
       obs = step.obs;
       done = step.terminated || step.truncated;
     }
+    if (network_) loss_ = network_->train(rng_);
     ++episodes_;
     if (played >= best) best_mapping.assign(env_.mapping().begin(), env_.mapping().end());
     best_return_ = std::max({best_return_, best, played});
@@ -75,12 +102,16 @@ class MctsAgent final : public Agent {
     out.put("mcts.steps", steps_);
     out.put("mcts.episodes", episodes_);
     out.put("mcts.best_return", best_return_);
+    out.put("mcts.loss", loss_);
+    if (network_) network_->save(out);
   }
   void load(StateReader& in) override {
     rng_ = in.get_rng("mcts.rng");
     steps_ = in.get_u64("mcts.steps");
     episodes_ = in.get_u64("mcts.episodes");
     best_return_ = in.get_f64("mcts.best_return");
+    loss_ = in.get_f64("mcts.loss");
+    if (network_) network_->load(in);
   }
 
   std::string status() const override {
@@ -101,6 +132,8 @@ class MctsAgent final : public Agent {
   Rng rng_;
   SequentialEnv env_;
   planning::GumbelOptions options_;
+  std::optional<planning::MctsNetwork> network_;  // none with prior=uniform
+  double loss_ = 0;                               // the last episode's policy loss
   std::uint64_t steps_ = 0;  // cloned-state steps not yet charged (less than an episode's)
   std::uint64_t episodes_ = 0;
   double best_return_ = -std::numeric_limits<double>::infinity();
@@ -110,13 +143,21 @@ class MctsAgent final : public Agent {
 
 AgentInfo mcts_agent() {
   return {"mcts",
-          "Gumbel tree search on the sequential env's exact dynamics, every decision planned "
-          "(no network yet: a uniform prior and a zero value)",
+          "Gumbel tree search on the sequential env's exact dynamics at every decision, the GNN "
+          "as its prior, trained by self-play",
           {"sequential"},
           {{"simulations", "16", {}, "simulations per decision, each one step of a cloned state"},
            {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},
            {"c_visit", "50", {}, "σ(q̂)'s visit offset"},
-           {"c_scale", "0.1", {}, "σ(q̂)'s scale"}},
+           {"c_scale", "0.1", {}, "σ(q̂)'s scale"},
+           {"prior", "gnn", {"gnn", "uniform"}, "the search's prior: the GNN's policy, or uniform"},
+           {"hidden", "32", {}, "GNN width"},
+           {"conv_layers", "2", {}, "GNN graph convolutions"},
+           {"lr", "0.001", {}, "Adam learning rate"},
+           {"batch", "16", {}, "decisions per Adam step"},
+           {"updates", "4", {}, "Adam steps after each episode"},
+           {"replay", "1024", {}, "decisions kept for training (the oldest go first)"},
+           {"samples", "32", {}, "decisions kept from each episode, on average"}},
           [](const AgentSetup& setup) { return std::make_unique<MctsAgent>(setup); },
           ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"simulations", "256"}}},
           /*starts_from_policy=*/false,
