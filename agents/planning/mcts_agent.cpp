@@ -13,6 +13,7 @@
 #include "agents/registry.hpp"
 #include "base/rng.hpp"
 #include "env/sequential_env.hpp"
+#include "env/spaces.hpp"
 
 namespace memplace::agents {
 namespace {
@@ -75,7 +76,8 @@ class MctsAgent final : public Agent {
           network_->remember(obs, env_.current_tensor(), r.improved_policy);
         action = r.action;
       } else {
-        action = uniform_allowed(obs.action_mask);
+        action = Discrete{static_cast<std::int64_t>(obs.action_mask.size())}.sample(
+            rng_, obs.action_mask);
       }
       const StepResult step = env_.step(action);
       played += step.reward;
@@ -119,16 +121,6 @@ class MctsAgent final : public Agent {
   }
 
  private:
-  std::int64_t uniform_allowed(std::span<const std::uint8_t> mask) {
-    std::uint64_t allowed = 0;
-    for (const std::uint8_t a : mask)
-      allowed += a;
-    std::uint64_t pick = rng_.uniform(allowed);
-    for (std::size_t a = 0; a < mask.size(); ++a)
-      if (mask[a] != 0 && pick-- == 0) return static_cast<std::int64_t>(a);
-    return -1;  // unreachable: a running episode allows an action
-  }
-
   Rng rng_;
   SequentialEnv env_;
   planning::GumbelOptions options_;
