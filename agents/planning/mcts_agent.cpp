@@ -46,7 +46,7 @@ class MctsAgent final : public Agent {
   std::vector<Mapping> propose(std::size_t limit) override {
     // An episode's searches step at most `simulations` cloned states per decision, `simulations`
     // evaluations in all: cut to what the limit leaves beside the proposal. With none left, each
-    // decision is a Gumbel-max draw from the (uniform) prior.
+    // decision is a uniform draw among the allowed actions.
     planning::GumbelOptions options = options_;
     options.simulations = static_cast<int>(
         std::min<std::uint64_t>(static_cast<std::uint64_t>(options.simulations), limit - 1));
