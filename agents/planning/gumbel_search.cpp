@@ -20,6 +20,7 @@ struct Node {
   bool terminal = false;
   double estimate = 0;         // the evaluator's value (0 at the end of an episode)
   std::vector<double> logits;  // per action; kMasked where the mask forbids it
+  std::vector<double> prior;   // softmax(logits), 0 where masked
   std::vector<int> child;      // per action: the node it leads to, or -1
   int visits = 0;              // simulations through it
   double return_sum = 0;       // their returns from this node on
@@ -102,7 +103,7 @@ class Tree {
   // by their range, times (c_visit + the most visits of a child) times c_scale.
   std::vector<double> transformed_q(const Node& node) const {
     const std::size_t k = node.logits.size();
-    const std::vector<double> prior = softmax(node.logits);
+    const std::vector<double>& prior = node.prior;
     // The mixed value of unvisited actions: the node's estimate with the prior-weighted mean Q of
     // the visited ones, weighted by the visits.
     double visited_prior = 0, weighted_q = 0;
@@ -175,6 +176,7 @@ class Tree {
           "gumbel_search: a state allows no action (the episode has ended)");
     }
     node.estimate = pv.value;
+    node.prior = softmax(node.logits);
   }
 
   int expand(int parent, std::int64_t action) {
