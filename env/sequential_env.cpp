@@ -92,6 +92,12 @@ void SequentialEnv::point_at(std::size_t tensor, float flag) {
       flag;
 }
 
+void SequentialEnv::write_memory_column(std::size_t tensor, MemoryIndex m) {
+  const std::size_t memories = mask_.size();
+  dynamic_[tensor_layer(tensor) * features_ + column(tensor, kWeightMemory, kActivationMemory)] =
+      memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
+}
+
 void SequentialEnv::refresh_mask() {
   const std::size_t tensor = (*order_)[cursor_];
   for (std::size_t m = 0; m < mask_.size(); ++m) {
@@ -142,6 +148,42 @@ ResetResult SequentialEnv::reset(std::optional<std::uint64_t> seed) {
   info_ = EnvInfo{};
   info_.latency_fs = ev_.latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
+  start_speedup_ = ctx_->speedup(ctx_->all_slowest_fs);
+  return {observation(), info_};
+}
+
+ResetResult SequentialEnv::reset_to(std::span<const MemoryIndex> start) {
+  const Simulator& sim = *ctx_->sim;
+  if (start.size() != sim.num_tensors()) {
+    done_ = true;
+    throw std::invalid_argument(id_ + ": a start mapping needs " +
+                                std::to_string(sim.num_tensors()) +
+                                " memories, one per tensor; got " + std::to_string(start.size()));
+  }
+  reset();
+  const MemoryIndex slowest = sim.slowest();
+  for (std::size_t t = 0; t < start.size(); ++t) {
+    if (start[t] >= sim.num_memories()) {
+      done_ = true;
+      throw std::invalid_argument(id_ + ": start mapping: tensor " + std::to_string(t) +
+                                  " has memory " + std::to_string(start[t]) + ", not in 0.." +
+                                  std::to_string(sim.num_memories() - 1));
+    }
+    if (start[t] == slowest || sim.tensor_bytes(t) == 0) continue;
+    ev_.move(t, start[t]);
+    if (features_ > kDynamicFeatures) refresh_streaming_features(t, slowest);
+    write_memory_column(t, start[t]);
+  }
+  if (!ev_.valid()) {
+    done_ = true;
+    throw std::invalid_argument(id_ + ": the start mapping does not fit: " +
+                                std::to_string(ev_.pinned().total_overflow_bytes()) +
+                                " bytes over the memories' capacities");
+  }
+  refresh_mask();
+  info_.latency_fs = ev_.latency_fs();
+  info_.speedup = ctx_->speedup(info_.latency_fs);
+  start_speedup_ = info_.speedup;
   return {observation(), info_};
 }
 
@@ -162,11 +204,9 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   const MemoryIndex from = ev_.mapping()[tensor];
   ev_.move(tensor, m);
   if (features_ > kDynamicFeatures) refresh_streaming_features(tensor, from);
-  const std::size_t memories = mask_.size();
-  const std::size_t row = tensor_layer(tensor) * features_;
-  dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
-      memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
-  dynamic_[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;
+  write_memory_column(tensor, m);
+  dynamic_[tensor_layer(tensor) * features_ + column(tensor, kWeightPlaced, kActivationPlaced)] =
+      1.0f;
   point_at(tensor, 0.0f);
   ++cursor_;
 
@@ -178,7 +218,7 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   if (options_.reward == RewardTiming::dense) {
     r.reward = info_.speedup - before;
   } else if (r.terminated) {
-    r.reward = info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
+    r.reward = info_.speedup - start_speedup_;
   }
   if (r.terminated) {
     done_ = true;

@@ -31,6 +31,13 @@ class SequentialEnv final : public Env {
   Space action_space() const override;
   std::size_t episode_length() const override { return order_->size(); }
   ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
+  // Starts an episode in which the tensors not yet placed wait where `start` puts them instead of
+  // in the slowest memory: every state is then `start` with the steps so far applied, and an
+  // episode's rewards sum to the change in speedup from `start` (search agents improve a mapping
+  // this way). `start` must be a mapping of every tensor, valid under the env's dynamics;
+  // std::invalid_argument otherwise, and the env then needs a reset. Costs about an episode's
+  // steps.
+  ResetResult reset_to(std::span<const MemoryIndex> start);
   StepResult step(std::span<const std::int64_t> action) override;
   using Env::step;
   ObservationView observation() const override;
@@ -47,6 +54,7 @@ class SequentialEnv final : public Env {
 
  private:
   void point_at(std::size_t tensor, float flag);
+  void write_memory_column(std::size_t tensor, MemoryIndex m);
   void refresh_mask();
   // -v1: the staging memories' free bytes over `tensor`'s live range after it moved from
   // memory `from`, and the memory-bound share of every layer whose time the move can change.
@@ -72,6 +80,7 @@ class SequentialEnv final : public Env {
   std::vector<std::uint8_t> mask_;
   std::size_t cursor_ = 0;
   bool done_ = true;
+  double start_speedup_ = 0;  // the episode's first state's: the sparse reward's reference
   EnvInfo info_;
 };
 

@@ -80,9 +80,10 @@ class Tree {
       if (fresh) next = expand(node, action);
       path_.push_back(next);
       path_reward += nodes_[next].reward;
-      if (fresh && nodes_[next].terminal && path_reward > result_.best_return) {
+      if (fresh && (nodes_[next].terminal || options_.complete_states) &&
+          path_reward > result_.best_return) {
         result_.best_return = path_reward;
-        result_.best_terminal = nodes_[next].state->clone();
+        result_.best_state = nodes_[next].state->clone();
       }
       if (fresh || nodes_[next].solved) break;
       node = next;

@@ -65,6 +65,10 @@ struct GumbelOptions {
   // Draw Gumbel noise at the root (acting and self-play); without it the root keeps the m
   // largest logits and the search is deterministic (evaluation).
   bool gumbel = true;
+  // Every state is a complete solution (the sequential env after reset_to: the tensors not yet
+  // placed have a place): the best state anywhere in the tree is reported, not only the best end
+  // of an episode.
+  bool complete_states = false;
 };
 
 // Throws std::invalid_argument naming the option out of range.
@@ -75,10 +79,10 @@ struct SearchResult {
   std::vector<double> improved_policy;  // softmax(logits + σ(completed q̂)) at the root
   std::vector<int> visits;              // per root action
   double root_value = 0;                // the root's mean backed-up return
-  // The best complete episode a simulation reached: its return from the root and its terminal
-  // state (null when no simulation reached the end).
+  // The best complete state a simulation reached — an episode's end, or with complete_states any
+  // state — its return from the root and the state (null when none was reached).
   double best_return = -std::numeric_limits<double>::infinity();
-  std::unique_ptr<Env> best_terminal;
+  std::unique_ptr<Env> best_state;
   std::uint64_t model_steps = 0;  // steps taken on cloned states (the search's simulator work)
   std::uint64_t evaluations = 0;  // evaluator calls
 };

@@ -12,23 +12,35 @@
 #include "agents/planning/mcts_network.hpp"
 #include "agents/registry.hpp"
 #include "base/rng.hpp"
+#include "env/model/references.hpp"
 #include "env/sequential_env.hpp"
 #include "env/spaces.hpp"
 
 namespace memplace::agents {
 namespace {
 
+// The env's placement order, from the agent's `order` hyperparameter.
+SequentialOptions env_options(const AgentSetup& setup) {
+  const Hyperparameters h("mcts", setup.hyperparameters);
+  SequentialOptions options;
+  options.order = h.text("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
+  return options;
+}
+
 class MctsAgent final : public Agent {
  public:
   explicit MctsAgent(const AgentSetup& setup)
       : rng_(setup.seed),
         env_("memplace/sequential-" + std::string(version_name(setup.context->version)),
-             setup.context) {
+             setup.context, env_options(setup)) {
     const Hyperparameters h("mcts", setup.hyperparameters);
     options_.simulations = static_cast<int>(h.integer("simulations", 1, 100'000));
     options_.considered = static_cast<int>(h.integer("considered", 1, 1024));
     options_.c_visit = h.number("c_visit", 0, 1e9);
     options_.c_scale = h.number("c_scale", 0, 1e9);
+    start_from_best_ = h.text("start") == "best";
+    options_.complete_states = start_from_best_;
+    if (start_from_best_) best_ = compiler_mapping(*setup.context->sim);
     if (h.text("prior") == "gnn") {
       const planning::MctsNetworkOptions network{
           .hidden = static_cast<std::size_t>(h.integer("hidden", 1, 4096)),
@@ -46,13 +58,16 @@ class MctsAgent final : public Agent {
   std::vector<Mapping> propose(std::size_t limit) override {
     // An episode's searches step at most `simulations` cloned states per decision, `simulations`
     // evaluations in all: cut to what the limit leaves beside the proposal. With none left, each
-    // decision is a uniform draw among the allowed actions.
+    // decision is a uniform draw among the allowed actions — but with start=best, where starting
+    // costs an episode's steps, the best mapping seen is proposed as it is.
+    if (start_from_best_ && limit < 2) return {best_};
     planning::GumbelOptions options = options_;
-    options.simulations = static_cast<int>(
-        std::min<std::uint64_t>(static_cast<std::uint64_t>(options.simulations), limit - 1));
-    ObservationView obs = env_.reset(0).obs;
-    double played = 0, best = -std::numeric_limits<double>::infinity();
-    Mapping best_mapping;
+    options.simulations = static_cast<int>(std::min<std::uint64_t>(
+        static_cast<std::uint64_t>(options.simulations), limit - (start_from_best_ ? 2 : 1)));
+    ObservationView obs = start_episode();
+    double speedup = env_speedup_;
+    Mapping episode_best;
+    double episode_best_speedup = -std::numeric_limits<double>::infinity();
     const double keep = network_ ? static_cast<double>(network_->options().samples) /
                                        static_cast<double>(env_.episode_length())
                                  : 0.0;
@@ -67,10 +82,10 @@ class MctsAgent final : public Agent {
             env_, network_ ? prior : planning::Evaluator(planning::uniform_evaluation), options,
             rng_);
         steps_ += r.model_steps;
-        if (r.best_terminal && played + r.best_return > best) {
-          best = played + r.best_return;
-          const auto& terminal = dynamic_cast<const SequentialEnv&>(*r.best_terminal);
-          best_mapping.assign(terminal.mapping().begin(), terminal.mapping().end());
+        if (r.best_state && speedup + r.best_return > episode_best_speedup) {
+          episode_best_speedup = speedup + r.best_return;
+          const auto& state = dynamic_cast<const SequentialEnv&>(*r.best_state);
+          episode_best.assign(state.mapping().begin(), state.mapping().end());
         }
         if (network_ && rng_.uniform01() < keep)
           network_->remember(obs, env_.current_tensor(), r.improved_policy);
@@ -80,15 +95,34 @@ class MctsAgent final : public Agent {
             rng_, obs.action_mask);
       }
       const StepResult step = env_.step(action);
-      played += step.reward;
+      speedup += step.reward;
       obs = step.obs;
       done = step.terminated || step.truncated;
     }
     if (network_) loss_ = network_->train(rng_);
     ++episodes_;
-    if (played >= best) best_mapping.assign(env_.mapping().begin(), env_.mapping().end());
-    best_return_ = std::max({best_return_, best, played});
-    return {best_mapping};
+    if (speedup >= episode_best_speedup) {
+      episode_best_speedup = speedup;
+      episode_best.assign(env_.mapping().begin(), env_.mapping().end());
+    }
+    if (episode_best_speedup > best_speedup_) {
+      best_speedup_ = episode_best_speedup;
+      if (start_from_best_) best_ = episode_best;
+    }
+    return {episode_best};
+  }
+
+  // Resets the env, to the best mapping seen with start=best (an episode's worth of steps).
+  ObservationView start_episode() {
+    if (!start_from_best_) {
+      const ResetResult r = env_.reset(0);
+      env_speedup_ = r.info.speedup;
+      return r.obs;
+    }
+    const ResetResult r = env_.reset_to(best_);
+    steps_ += env_.episode_length();
+    env_speedup_ = r.info.speedup;
+    return r.obs;
   }
 
   void learn(std::span<const Mapping>, std::span<const Outcome>) override {}
@@ -103,7 +137,8 @@ class MctsAgent final : public Agent {
     out.put("mcts.rng", rng_);
     out.put("mcts.steps", steps_);
     out.put("mcts.episodes", episodes_);
-    out.put("mcts.best_return", best_return_);
+    out.put("mcts.best_speedup", best_speedup_);
+    out.put_array<MemoryIndex>("mcts.best", best_);
     out.put("mcts.loss", loss_);
     if (network_) network_->save(out);
   }
@@ -111,13 +146,15 @@ class MctsAgent final : public Agent {
     rng_ = in.get_rng("mcts.rng");
     steps_ = in.get_u64("mcts.steps");
     episodes_ = in.get_u64("mcts.episodes");
-    best_return_ = in.get_f64("mcts.best_return");
+    best_speedup_ = in.get_f64("mcts.best_speedup");
+    best_ = in.get_array<MemoryIndex>("mcts.best");
     loss_ = in.get_f64("mcts.loss");
     if (network_) network_->load(in);
   }
 
   std::string status() const override {
-    return "episode " + std::to_string(episodes_) + ", best return " + std::to_string(best_return_);
+    return "episode " + std::to_string(episodes_) + ", best speedup seen " +
+           std::to_string(best_speedup_);
   }
 
  private:
@@ -128,7 +165,11 @@ class MctsAgent final : public Agent {
   double loss_ = 0;                               // the last episode's policy loss
   std::uint64_t steps_ = 0;  // cloned-state steps not yet charged (less than an episode's)
   std::uint64_t episodes_ = 0;
-  double best_return_ = -std::numeric_limits<double>::infinity();
+  double best_speedup_ = -std::numeric_limits<double>::infinity();  // the best state's seen
+  // start=best: the mapping the next episode starts from (the best seen; first the compiler's).
+  bool start_from_best_ = false;
+  Mapping best_;
+  double env_speedup_ = 0;  // the episode's first state's speedup
 };
 
 }  // namespace
@@ -142,6 +183,12 @@ AgentInfo mcts_agent() {
            {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},
            {"c_visit", "50", {}, "σ(q̂)'s visit offset"},
            {"c_scale", "0.1", {}, "σ(q̂)'s scale"},
+           {"order", "schedule", {"schedule", "msa"}, "the sequential env's placement order"},
+           {"start",
+            "slowest",
+            {"slowest", "best"},
+            "where the tensors not yet placed wait: the slowest memory (the mallocGame), or where "
+            "the best mapping seen puts them, the compiler's at first (each episode improves it)"},
            {"prior", "gnn", {"gnn", "uniform"}, "the search's prior: the GNN's policy, or uniform"},
            {"hidden", "32", {}, "GNN width"},
            {"conv_layers", "2", {}, "GNN graph convolutions"},

@@ -11,6 +11,7 @@
 #include "env/allocation_game_env.hpp"
 #include "env/placement_context.hpp"
 #include "env/sequential_env.hpp"
+#include "env/spaces.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace::agents::planning {
@@ -70,7 +71,7 @@ TEST_CASE("gumbel search: with enough simulations it finds the brute-forced best
     Rng rng(seed);
     const SearchResult r =
         gumbel_search(*env, uniform_evaluation, {.simulations = 6000, .considered = 16}, rng);
-    REQUIRE(r.best_terminal != nullptr);
+    REQUIRE(r.best_state != nullptr);
     CHECK(r.best_return == doctest::Approx(optimum).epsilon(1e-12));
     // Played step by step, a search per decision (its played actions, not its best leaf) ends
     // at the optimum too.
@@ -86,6 +87,52 @@ TEST_CASE("gumbel search: with enough simulations it finds the brute-forced best
     ++instances;
   }
   CHECK(instances == 12);
+}
+
+// The best return of any state below `state` (every state a complete mapping: reset_to).
+double best_state_return(const Env& state) {
+  double best = -std::numeric_limits<double>::infinity();
+  const std::vector<std::uint8_t> mask(state.observation().action_mask.begin(),
+                                       state.observation().action_mask.end());
+  for (std::size_t a = 0; a < mask.size(); ++a) {
+    if (mask[a] == 0) continue;
+    auto next = state.clone();
+    const StepResult r = next->step(static_cast<std::int64_t>(a));
+    best =
+        std::max(best, r.reward + (r.terminated ? 0.0 : std::max(0.0, best_state_return(*next))));
+  }
+  return best;
+}
+
+TEST_CASE("gumbel search: with complete states, the best state anywhere in the tree") {
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    CAPTURE(seed);
+    auto env = sequential(seed, 3, 3);
+    auto& seq = dynamic_cast<SequentialEnv&>(*env);
+    // Start from the mapping a random episode ends with.
+    Rng draw(seed);
+    env->reset(seed);
+    for (bool done = false; !done;) {
+      const auto mask = env->observation().action_mask;
+      done =
+          env->step(Discrete{static_cast<std::int64_t>(mask.size())}.sample(draw, mask)).terminated;
+    }
+    const Mapping start(seq.mapping().begin(), seq.mapping().end());
+    seq.reset_to(start);
+    Rng rng(seed);
+    const SearchResult all = gumbel_search(*env, uniform_evaluation,
+                                           {.simulations = 6000, .complete_states = true}, rng);
+    REQUIRE(all.best_state != nullptr);
+    CHECK(all.best_return == doctest::Approx(best_state_return(*env)).epsilon(1e-12));
+    // One simulation reaches one state, the child of the action it plays, not the end: that state
+    // is the best seen, with its step's reward as its return.
+    const SearchResult one =
+        gumbel_search(*env, uniform_evaluation, {.simulations = 1, .complete_states = true}, rng);
+    REQUIRE(one.best_state != nullptr);
+    CHECK(one.best_return == env->clone()->step(one.action).reward);
+    const SearchResult ends_only = gumbel_search(*env, uniform_evaluation, {.simulations = 1}, rng);
+    CHECK(ends_only.best_state == nullptr);
+  }
 }
 
 TEST_CASE("gumbel search: the root is sequential halving, by hand") {

@@ -260,6 +260,65 @@ TEST_CASE("sequential: order masks and dense rewards on the tight toy") {
   CHECK_THROWS_AS(env.step(S), std::invalid_argument);
 }
 
+// reset_to on tight, from the mapping A.o, C.o in FAST (12615 ns, speedup 1): the unplaced
+// tensors wait there. Moving A.o to SLOW leaves C.o alone in FAST: A 6005 (600 B from SLOW),
+// B 12005 (1200 B in SLOW), C max(10 ns FAST, 12000 ns SLOW) + 5 = 12005: 30015 ns; and B.o
+// (600 B over steps 1-2) then fits beside C.o (10 B at step 2).
+TEST_CASE("sequential: reset_to starts from a mapping, and the rewards sum to the change") {
+  SequentialEnv env("toy/sequential", toy_context(toy::tight()));
+  const std::vector<MemoryIndex> start{1, 0, 1, 1, 1, 0};  // A.o and C.o in FAST
+  const ResetResult r0 = env.reset_to(start);
+  CHECK(r0.info.latency_fs == ns(12615));
+  CHECK(r0.info.speedup == 1.0);
+  CHECK(r0.obs.feature(0, 21 + 1) == 0.0f);  // A.o shown in FAST ...
+  CHECK(r0.obs.feature(0, 21 + 3) == 0.0f);  // ... not placed yet
+  CHECK(r0.obs.feature(2, 21 + 1) == 0.0f);  // C.o in FAST
+  CHECK(r0.obs.feature(1, 21 + 1) == 1.0f);  // B.o in SLOW
+  auto mask = [&] {
+    const ObservationView obs = env.observation();
+    return std::vector<std::uint8_t>(obs.action_mask.begin(), obs.action_mask.end());
+  };
+  CHECK(mask() == std::vector<std::uint8_t>{1, 1});
+  const StepResult r1 = env.step(S);
+  CHECK(r1.info.latency_fs == ns(30015));
+  CHECK(r1.reward == 12615.0 / 30015.0 - 1.0);
+  CHECK(mask() == std::vector<std::uint8_t>{1, 1});  // A.o left: B.o fits now
+  const StepResult r2 = env.step(S);
+  CHECK(r2.reward == 0.0);
+  const StepResult r3 = env.step(F);  // C.o stays in FAST
+  CHECK(r3.terminated);
+  CHECK(r3.reward == 0.0);
+  CHECK(r3.info.latency_fs == ns(30015));
+  const std::vector<MemoryIndex> end(env.mapping().begin(), env.mapping().end());
+  CHECK(end == std::vector<MemoryIndex>{1, 1, 1, 1, 1, 0});
+  CHECK(r1.reward + r2.reward + r3.reward == doctest::Approx(r3.info.speedup - 1.0));
+
+  // The sparse reward is measured from the start too.
+  SequentialEnv sparse("toy/sequential", toy_context(toy::tight()),
+                       {PlacementOrder::schedule, RewardTiming::terminal});
+  sparse.reset_to(start);
+  sparse.step(S);
+  sparse.step(S);
+  CHECK(sparse.step(F).reward == 12615.0 / 30015.0 - 1.0);
+}
+
+TEST_CASE("sequential: reset_to refuses a start that is not a valid mapping") {
+  SequentialEnv env("toy/sequential", toy_context(toy::tight()));
+  CHECK_THROWS_WITH_AS(env.reset_to(std::vector<MemoryIndex>{1, 0}),
+                       doctest::Contains("needs 6 memories, one per tensor; got 2"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(env.reset_to(std::vector<MemoryIndex>{1, 0, 1, 1, 1, 2}),
+                       doctest::Contains("tensor 5 has memory 2, not in 0..1"),
+                       std::invalid_argument);
+  // A.o and B.o both in FAST overlap at steps 1-2: 1200 bytes in a 1000-byte memory.
+  CHECK_THROWS_WITH_AS(env.reset_to(std::vector<MemoryIndex>{1, 0, 1, 0, 1, 1}),
+                       doctest::Contains("does not fit"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(env.step(S), doctest::Contains("after the episode ended"),
+                       std::invalid_argument);
+  env.reset_to(std::vector<MemoryIndex>{1, 1, 1, 1, 1, 1});  // all SLOW: reset()'s state
+  CHECK(env.step(F).info.latency_fs == ns(12715));
+}
+
 TEST_CASE("sequential: a workload that does not fit even the slowest memory is refused") {
   // B's 2 MB weight does not fit SLOW (1 MB): some step would have no legal action.
   const Workload w =

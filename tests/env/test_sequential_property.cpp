@@ -65,5 +65,53 @@ TEST_CASE("sequential property: random masked episodes on bert-base") {
   check_random_episodes("bert-base");
 }
 
+// reset_to(start) under v1, from the final mappings of random episodes: the state is the one an
+// episode that played `start` ends in (memories, free staging and memory-bound shares; latency),
+// and an episode from it ends valid with rewards summing to the change in speedup.
+TEST_CASE("sequential property: reset_to on bert-base v1 starts where playing the mapping ends") {
+  const auto played = make("memplace/sequential/bert-base-v1");
+  const auto started = make("memplace/sequential/bert-base-v1");
+  auto& seq = dynamic_cast<SequentialEnv&>(*started);
+  const Simulator& sim = played->simulator();
+  const Discrete space = std::get<Discrete>(played->action_space());
+  const TimeFs compiler_fs = reference_latencies(sim).compiler_fs;
+  Evaluation eval;
+  for (std::uint64_t episode = 0; episode < 20; ++episode) {
+    CAPTURE(episode);
+    ObservationView obs = played->reset(episode).obs;
+    StepResult last;
+    for (bool done = false; !done; done = last.terminated) {
+      last = played->step(space.sample(played->rng(), obs.action_mask));
+      obs = last.obs;
+    }
+    const auto& p = dynamic_cast<const SequentialEnv&>(*played);
+    const Mapping start(p.mapping().begin(), p.mapping().end());
+    const ResetResult r0 = seq.reset_to(start);
+    CHECK(r0.info.latency_fs == last.info.latency_fs);
+    const ObservationView a = played->observation(), b = started->observation();
+    const std::size_t f = a.dynamic_features;
+    REQUIRE(b.dynamic_features == f);
+    int differ = 0;  // memories, then free staging and memory-bound share: the -v1 columns
+    for (std::size_t l = 0; l < sim.num_layers(); ++l)
+      for (const std::size_t c : {std::size_t{0}, std::size_t{1}, f - 2, f - 1})
+        differ += a.dynamic[l * f + c] == b.dynamic[l * f + c] ? 0 : 1;
+    CHECK(differ == 0);
+
+    double sum = 0;
+    obs = r0.obs;
+    for (bool done = false; !done;) {
+      const StepResult r = started->step(space.sample(started->rng(), obs.action_mask));
+      sum += r.reward;
+      obs = r.obs;
+      done = r.terminated;
+    }
+    sim.evaluate(seq.mapping(), eval);
+    REQUIRE(eval.valid);
+    const double expected =
+        speedup(compiler_fs, eval.latency_fs) - speedup(compiler_fs, r0.info.latency_fs);
+    CHECK(sum == doctest::Approx(expected).epsilon(1e-9));
+  }
+}
+
 }  // namespace
 }  // namespace memplace
