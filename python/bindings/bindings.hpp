@@ -38,7 +38,7 @@ OptionMap to_option_map(const py::dict& options);
 std::optional<std::uint64_t> read_seed(py::handle seed);
 
 // reset()'s options argument: None or an empty dict (options are fixed when an env is made).
-void check_reset_options(py::handle options);
+void check_reset_options(py::handle options, bool start_allowed = false);
 
 // Marks a numpy array read-only (observations share their static arrays between steps).
 void make_read_only(py::array& array);

@@ -131,16 +131,21 @@ std::optional<std::uint64_t> read_seed(py::handle seed) {
   return static_cast<std::uint64_t>(v);
 }
 
-void check_reset_options(py::handle options) {
+void check_reset_options(py::handle options, bool start_allowed) {
   if (options.is_none()) return;
   if (!py::isinstance<py::dict>(options)) {
     throw py::type_error("reset options must be None or a dict");
   }
-  if (py::len(options) != 0) {
+  const auto dict = py::reinterpret_borrow<py::dict>(options);
+  for (const auto& [key, value] : dict) {
+    if (start_allowed && py::isinstance<py::str>(key) && key.cast<std::string>() == "start")
+      continue;
     throw py::value_error(
-        "reset() takes no options (they are fixed when the environment is made: pass them to "
-        "memplace.make); got " +
-        std::string(py::repr(options)));
+        std::string(start_allowed ? "reset() takes only the option 'start' (a mapping to start "
+                                    "from); "
+                                  : "reset() takes no options; ") +
+        "the others are fixed when the environment is made (pass them to memplace.make); got " +
+        std::string(py::repr(key)));
   }
 }
 

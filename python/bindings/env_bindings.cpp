@@ -44,9 +44,21 @@ class PyEnv {
   const std::string& id() const { return env_->id(); }
 
   py::tuple reset(py::handle seed, py::handle options) {
-    check_reset_options(options);
+    auto* sequential = dynamic_cast<SequentialEnv*>(&open());
+    check_reset_options(options, sequential != nullptr);
     const std::optional<std::uint64_t> s = read_seed(seed);
-    const ResetResult r = open().reset(s);
+    ResetResult r = open().reset(s);
+    if (!options.is_none() && py::len(options) != 0) {
+      read_integers(options["start"], "reset option 'start'", action_);
+      Mapping start(action_.size());
+      for (std::size_t t = 0; t < start.size(); ++t) {
+        if (action_[t] < 0 || action_[t] > 255)
+          throw py::value_error(env_->id() + ": start mapping: tensor " + std::to_string(t) +
+                                " has memory " + std::to_string(action_[t]));
+        start[t] = static_cast<MemoryIndex>(action_[t]);
+      }
+      r = sequential->reset_to(start);
+    }
     return py::make_tuple(arrays_.single(r.obs), info_dict(r.info));
   }
 
@@ -81,7 +93,9 @@ void bind_env(py::module_& m) {
       .def_property_readonly("id", &PyEnv::id)
       .def("reset", &PyEnv::reset, py::kw_only(), py::arg("seed") = py::none(),
            py::arg("options") = py::none(),
-           "Starts an episode: (observation, info). A seed reseeds the episode's generator.")
+           "Starts an episode: (observation, info). A seed reseeds the episode's generator. The "
+           "sequential env takes options={'start': mapping} (a memory per tensor, valid): the "
+           "tensors not yet placed then wait there instead of in the slowest memory.")
       .def("step", &PyEnv::step, py::arg("action"),
            "(observation, reward, terminated, truncated, info). Raises ValueError for a bad "
            "action, leaving the environment unchanged.")

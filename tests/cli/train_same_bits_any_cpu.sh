@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A training run gives the same bytes (curve.csv apart from its wall-clock column, and
 # best_mapping.yaml) on any x86-64 CPU and any thread count. Each GNN agent runs three times,
-# standing for three machines:
+# standing for three machines (mcts with its GNN prior):
 #   - the fastest products this CPU runs (AVX-512 or AVX2), one thread;
 #   - the AVX2 products, with glibc told the CPU has no AVX-512, two threads;
 #   - the portable products, with glibc told the CPU has neither AVX2 nor FMA (its libm then
@@ -20,8 +20,10 @@ without_wall() { cut -d, -f1,3- "$1/curve.csv"; }
 
 grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && have_avx2=1 || have_avx2=0
 
-for agent in egrl ea ppo sac; do
+for agent in egrl ea ppo sac mcts; do
   run=(train --agent "$agent" --workload resnet50 --budget 1000 --seed 3 -p hidden=16 -q)
+  # mcts's network is its search's prior, and learns from the searches it guides.
+  [ "$agent" = mcts ] && run+=(-p prior=gnn -p samples=64)
   "$memplace" "${run[@]}" --threads 1 --out "$work/$agent-fastest" > /dev/null ||
     fail "$agent: the run with the fastest kernel failed"
   machines=(portable)

@@ -171,6 +171,36 @@ class ContractTest(unittest.TestCase):
             env.reset(seed=1)
         self.assertTrue(env.closed)
 
+    def test_reset_start(self):
+        # From the mapping a random episode ends with: the same latency, and replaying that
+        # mapping's memories changes nothing; moving tensors changes the speedup by the rewards.
+        env = memplace.make("memplace/sequential/resnet50-v1")
+        obs, info = env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, _, done, _, end = env.step(action)
+        start = list(env.mapping)
+        obs, info = env.reset(options={"start": start})
+        self.assertEqual(info["latency_fs"], end["latency_fs"])
+        first = info["speedup"]
+        total = 0.0
+        for tensor in env.placement_order:
+            obs, reward, done, _, info = env.step(start[tensor])
+            total += reward
+        self.assertTrue(done)
+        self.assertEqual(list(env.mapping), start)
+        self.assertAlmostEqual(total, 0.0, places=12)
+        obs, info = env.reset(options={"start": start})
+        total = 0.0
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, reward, done, _, info = env.step(action)
+            total += reward
+        self.assertAlmostEqual(total, info["speedup"] - first, places=12)
+
 
 if __name__ == "__main__":
     unittest.main()

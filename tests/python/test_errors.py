@@ -42,6 +42,26 @@ class ErrorTest(unittest.TestCase):
             env.reset(seed=1, options=[1])
         env.reset(seed=1, options={})
 
+    def test_reset_start(self):
+        env = memplace.make(SEQ)
+        env.reset(seed=0)
+        n = len(env.mapping)
+        with self.assertRaisesRegex(ValueError, "needs %d memories, one per tensor; got 2" % n):
+            env.reset(options={"start": [0, 1]})
+        with self.assertRaisesRegex(ValueError, "tensor 0 has memory 7"):
+            env.reset(options={"start": [7] * n})
+        with self.assertRaisesRegex(ValueError, "does not fit"):
+            env.reset(options={"start": [0] * n})  # everything in SRAM
+        with self.assertRaisesRegex(ValueError, "after the episode ended"):
+            env.step(2)
+        with self.assertRaises(TypeError):
+            env.reset(options={"start": "2" * n})
+        with self.assertRaisesRegex(ValueError, "only the option 'start'"):
+            env.reset(options={"begin": [2] * n})
+        single = memplace.make("memplace/single-step/resnet50-v0")
+        with self.assertRaisesRegex(ValueError, "takes no options"):
+            single.reset(options={"start": [2] * n})
+
     def test_masked_action_raises_and_changes_nothing(self):
         # Fill the fastest memory until the mask forbids it, then try to use it anyway.
         env = memplace.make(SEQ)
