@@ -39,8 +39,8 @@ struct AgentInfo {
   std::optional<ToyOptimumClaim> toy_optimum = std::nullopt;
   // Whether it can start its GNN from a trained network (AgentSetup::initial_policy).
   bool starts_from_policy = false;
-  // Whether it is a row of the tables by default (`agents:` unset); an agent not yet compared at
-  // full strength (mcts before its network) is run by naming it.
+  // Whether it is a row of the tables by default (`agents:` unset); an agent that is not (one
+  // kept for ablations or teaching) is run by naming it.
   bool default_row = true;
 };
 

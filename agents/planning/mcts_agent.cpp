@@ -185,11 +185,15 @@ AgentInfo mcts_agent() {
            {"c_scale", "0.1", {}, "σ(q̂)'s scale"},
            {"order", "schedule", {"schedule", "msa"}, "the sequential env's placement order"},
            {"start",
-            "slowest",
-            {"slowest", "best"},
-            "where the tensors not yet placed wait: the slowest memory (the mallocGame), or where "
-            "the best mapping seen puts them, the compiler's at first (each episode improves it)"},
-           {"prior", "gnn", {"gnn", "uniform"}, "the search's prior: the GNN's policy, or uniform"},
+            "best",
+            {"best", "slowest"},
+            "where the tensors not yet placed wait: where the best mapping seen puts them, the "
+            "compiler's at first (each episode improves it), or the slowest memory (the "
+            "mallocGame)"},
+           {"prior",
+            "uniform",
+            {"uniform", "gnn"},
+            "the search's prior: uniform, or the GNN's policy trained by self-play"},
            {"hidden", "32", {}, "GNN width"},
            {"conv_layers", "2", {}, "GNN graph convolutions"},
            {"lr", "0.001", {}, "Adam learning rate"},
@@ -199,8 +203,7 @@ AgentInfo mcts_agent() {
            {"samples", "32", {}, "decisions kept from each episode, on average"}},
           [](const AgentSetup& setup) { return std::make_unique<MctsAgent>(setup); },
           ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"simulations", "256"}}},
-          /*starts_from_policy=*/false,
-          /*default_row=*/false};
+          /*starts_from_policy=*/false};
 }
 
 }  // namespace memplace::agents

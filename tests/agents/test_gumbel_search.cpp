@@ -33,8 +33,9 @@ std::unique_ptr<Env> allocation_game(std::uint64_t seed, std::size_t layers) {
                                              make_placement_context(sim, ModelVersion::v2));
 }
 
-// The best return of any episode from `state` on, by enumerating every allowed action sequence.
-double best_return(const Env& state) {
+// The best return from `state` on, by enumerating every allowed action sequence: of a complete
+// episode, or with `any_state` of any state below it (every state a complete mapping: reset_to).
+double best_return(const Env& state, bool any_state = false) {
   double best = -std::numeric_limits<double>::infinity();
   const std::vector<std::uint8_t> mask(state.observation().action_mask.begin(),
                                        state.observation().action_mask.end());
@@ -42,7 +43,8 @@ double best_return(const Env& state) {
     if (mask[a] == 0) continue;
     auto next = state.clone();
     const StepResult r = next->step(static_cast<std::int64_t>(a));
-    best = std::max(best, r.reward + (r.terminated ? 0.0 : best_return(*next)));
+    const double below = r.terminated ? 0.0 : best_return(*next, any_state);
+    best = std::max(best, r.reward + (any_state ? std::max(0.0, below) : below));
   }
   return best;
 }
@@ -89,21 +91,6 @@ TEST_CASE("gumbel search: with enough simulations it finds the brute-forced best
   CHECK(instances == 12);
 }
 
-// The best return of any state below `state` (every state a complete mapping: reset_to).
-double best_state_return(const Env& state) {
-  double best = -std::numeric_limits<double>::infinity();
-  const std::vector<std::uint8_t> mask(state.observation().action_mask.begin(),
-                                       state.observation().action_mask.end());
-  for (std::size_t a = 0; a < mask.size(); ++a) {
-    if (mask[a] == 0) continue;
-    auto next = state.clone();
-    const StepResult r = next->step(static_cast<std::int64_t>(a));
-    best =
-        std::max(best, r.reward + (r.terminated ? 0.0 : std::max(0.0, best_state_return(*next))));
-  }
-  return best;
-}
-
 TEST_CASE("gumbel search: with complete states, the best state anywhere in the tree") {
   for (std::uint64_t seed = 0; seed < 6; ++seed) {
     CAPTURE(seed);
@@ -123,7 +110,7 @@ TEST_CASE("gumbel search: with complete states, the best state anywhere in the t
     const SearchResult all = gumbel_search(*env, uniform_evaluation,
                                            {.simulations = 6000, .complete_states = true}, rng);
     REQUIRE(all.best_state != nullptr);
-    CHECK(all.best_return == doctest::Approx(best_state_return(*env)).epsilon(1e-12));
+    CHECK(all.best_return == doctest::Approx(best_return(*env, /*any_state=*/true)).epsilon(1e-12));
     // One simulation reaches one state, the child of the action it plays, not the end: that state
     // is the best seen, with its step's reward as its return.
     const SearchResult one =
