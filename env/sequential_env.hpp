@@ -47,7 +47,8 @@ class SequentialEnv final : public Env {
 
   // The tensors of an episode, in placement order (tensors of zero bytes are not placed).
   std::span<const std::size_t> placement_order() const { return *order_; }
-  // The mapping so far (unplaced tensors in the slowest memory).
+  // The mapping so far (unplaced tensors in the slowest memory, or where reset_to's start put
+  // them).
   std::span<const MemoryIndex> mapping() const { return ev_.mapping(); }
   // The tensor the next step places; std::logic_error once the episode has ended.
   std::size_t current_tensor() const;

@@ -121,7 +121,7 @@ void bind_env(py::module_& m) {
       .def_property_readonly(
           "mapping", [](const PyEnv& e) { return mapping(e.env()); },
           "Sequential env and allocation game: each tensor's memory so far (unplaced tensors in "
-          "the slowest); None otherwise.")
+          "the slowest, or where reset's 'start' put them); None otherwise.")
       .def_property_readonly(
           "tensor_offsets",
           [](const PyEnv& e) -> py::object {
