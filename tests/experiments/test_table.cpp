@@ -35,7 +35,7 @@ TEST_CASE("table config: the defaults are EGRL's comparison and survive a YAML r
   TableConfig c;
   c.resolve();
   CHECK(c.agents ==
-        std::vector<std::string>{"egrl", "ea", "sac", "ppo", "greedy-dp", "sa", "random"});
+        std::vector<std::string>{"egrl", "ea", "sac", "ppo", "mcts", "greedy-dp", "sa", "random"});
   CHECK(c.workloads == std::vector<std::string>{"resnet50", "resnet101", "bert-base"});
   CHECK(c.seeds == 5);
   CHECK(c.hyperparameters.at("egrl").at("population") == "20");  // defaults filled in
