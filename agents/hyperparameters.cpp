@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/errors.hpp"
+#include "base/number_format.hpp"
 
 namespace memplace::agents {
 
@@ -31,8 +32,8 @@ double Hyperparameters::number(std::string_view name, double min, double max) co
   }
   if (used != text.size() || !std::isfinite(value) || value < min || value > max)
     throw InputError("agent '" + agent_ + "': hyperparameter " + std::string(name) + "=" + text +
-                     ": expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
-                     "]");
+                     ": expected a number in [" + format_significant(min, 6) + ", " +
+                     format_significant(max, 6) + "]");
   return value;
 }
 

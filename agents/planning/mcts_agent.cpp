@@ -41,18 +41,18 @@ class MctsAgent final : public Agent {
     start_from_best_ = h.text("start") == "best";
     options_.complete_states = start_from_best_;
     if (start_from_best_) best_ = compiler_mapping(*setup.context->sim);
-    if (h.text("prior") == "gnn") {
-      const planning::MctsNetworkOptions network{
-          .hidden = static_cast<std::size_t>(h.integer("hidden", 1, 4096)),
-          .conv_layers = static_cast<std::size_t>(h.integer("conv_layers", 0, 16)),
-          .learning_rate = h.number("lr", 1e-9, 1),
-          .batch = static_cast<std::size_t>(h.integer("batch", 1, 4096)),
-          .updates = static_cast<std::size_t>(h.integer("updates", 0, 4096)),
-          .replay = static_cast<std::size_t>(h.integer("replay", 1, 1'000'000)),
-          .samples = static_cast<std::size_t>(h.integer("samples", 0, 1'000'000))};
+    // The network's options are checked with every prior, so that a bad one is never ignored.
+    const planning::MctsNetworkOptions network{
+        .hidden = static_cast<std::size_t>(h.integer("hidden", 1, 4096)),
+        .conv_layers = static_cast<std::size_t>(h.integer("conv_layers", 0, 16)),
+        .learning_rate = h.number("lr", 1e-9, 1),
+        .batch = static_cast<std::size_t>(h.integer("batch", 1, 4096)),
+        .updates = static_cast<std::size_t>(h.integer("updates", 0, 4096)),
+        .replay = static_cast<std::size_t>(h.integer("replay", 1, 1'000'000)),
+        .samples = static_cast<std::size_t>(h.integer("samples", 0, 1'000'000))};
+    if (h.text("prior") == "gnn")
       network_.emplace(env_.reset(0).obs, setup.context->sim->num_memories(), network,
                        derive_seed(setup.seed, {kLearnerSeedStream}));
-    }
   }
 
   std::vector<Mapping> propose(std::size_t limit) override {

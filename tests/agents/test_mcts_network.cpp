@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "agents/planning/mcts_network.hpp"
+#include "agents/registry.hpp"
+#include "base/errors.hpp"
 #include "env/placement_context.hpp"
 #include "env/sequential_env.hpp"
 #include "tests/support/toy.hpp"
@@ -107,6 +109,18 @@ TEST_CASE("mcts network: saved and loaded, it trains on exactly as the original"
   b.read(env2->observation());
   CHECK(a.prior(env2->current_tensor()).logits == b.prior(env2->current_tensor()).logits);
   CHECK(a.remembered() == 4);
+}
+
+TEST_CASE("mcts: the network's hyperparameters are checked with the uniform prior too") {
+  AgentSetup setup;  // mcts makes its own env from the context
+  setup.context = make_placement_context(
+      std::make_shared<const Simulator>(toy::random_workload(4, 5), toy::hardware_levels(3)));
+  const auto& specs = find_agent("mcts").hyperparameters;
+  setup.hyperparameters = resolve_options("mcts", specs, {{"prior", "uniform"}, {"lr", "5"}});
+  CHECK_THROWS_WITH_AS(make_agent("mcts", setup),
+                       doctest::Contains("lr=5: expected a number in [1e-09, 1]"), InputError);
+  setup.hyperparameters = resolve_options("mcts", specs, {{"prior", "uniform"}});
+  CHECK(make_agent("mcts", setup) != nullptr);
 }
 
 }  // namespace
