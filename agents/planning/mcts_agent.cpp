@@ -64,8 +64,9 @@ class MctsAgent final : public Agent {
     planning::GumbelOptions options = options_;
     options.simulations = static_cast<int>(std::min<std::uint64_t>(
         static_cast<std::uint64_t>(options.simulations), limit - (start_from_best_ ? 2 : 1)));
-    ObservationView obs = start_episode();
-    double speedup = env_speedup_;
+    const ResetResult start = start_episode();
+    ObservationView obs = start.obs;
+    double speedup = start.info.speedup;
     Mapping episode_best;
     double episode_best_speedup = -std::numeric_limits<double>::infinity();
     const double keep = network_ ? static_cast<double>(network_->options().samples) /
@@ -113,16 +114,10 @@ class MctsAgent final : public Agent {
   }
 
   // Resets the env, to the best mapping seen with start=best (an episode's worth of steps).
-  ObservationView start_episode() {
-    if (!start_from_best_) {
-      const ResetResult r = env_.reset(0);
-      env_speedup_ = r.info.speedup;
-      return r.obs;
-    }
-    const ResetResult r = env_.reset_to(best_);
+  ResetResult start_episode() {
+    if (!start_from_best_) return env_.reset(0);
     steps_ += env_.episode_length();
-    env_speedup_ = r.info.speedup;
-    return r.obs;
+    return env_.reset_to(best_);
   }
 
   void learn(std::span<const Mapping>, std::span<const Outcome>) override {}
@@ -169,7 +164,6 @@ class MctsAgent final : public Agent {
   // start=best: the mapping the next episode starts from (the best seen; first the compiler's).
   bool start_from_best_ = false;
   Mapping best_;
-  double env_speedup_ = 0;  // the episode's first state's speedup
 };
 
 }  // namespace
