@@ -48,6 +48,7 @@ class Search {
     prefix_room_.resize(sections_.count() + 1);
     suffix_room_.resize(sections_.count() + 1);
     lowest_.resize(sections_.count());
+    run_end_.resize(sections_.count());
     frames_.resize(n_ + 1);
   }
 
@@ -57,11 +58,21 @@ class Search {
   }
 
  private:
+  // A run of sections whose unplaced buffers are searched on their own: once no unplaced buffer
+  // crosses from one run to the next, the runs' packings do not depend on each other.
+  struct Scope {
+    int first = 0;  // sections [first, last)
+    int last = 0;
+    int fail_to = -1;  // the depth whose placement split the run off: where its failure returns
+  };
   struct Frame {
     std::vector<int> candidates;
     std::size_t next = 0;
-    std::size_t mark = 0;  // the trail's size before the placement being tried
-    int trying = -1;       // the buffer placed from this frame, -1 if none
+    std::size_t mark = 0;        // the trail's size before the placement being tried
+    int trying = -1;             // the buffer placed from this frame, -1 if none
+    Scope scope;                 // where the candidates come from
+    int fail_to = -1;            // the depth to return to once every candidate has failed
+    std::vector<Scope> pending;  // the runs still to search after this one, the next at the back
   };
 
   // Whether k, at its lowest offset, would sit right on a placed buffer of the same lifetime and a
@@ -116,30 +127,38 @@ class Search {
   // starts earlier than k, so it cannot sit at k's offset). An unplaced buffer below the level
   // must be lifted by a neighbour placed later, so it needs an unplaced one; a buffer without
   // one ends the candidates, as every later candidate would leave it below the level.
-  void candidates(std::vector<int>& out, const Key& level) {
+  void candidates(std::vector<int>& out, const Key& level, const Scope& scope) {
     out.clear();
     order_.clear();
     for (int i = 0; i < n_; ++i)
-      if (!placed_[i]) order_.push_back(i);
+      if (!placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last)
+        order_.push_back(i);
     std::sort(order_.begin(), order_.end(), [&](int a, int b) { return key(a) < key(b); });
     // No section's bytes to place may start below the lowest offset any of its buffers can take.
-    const int sections = sections_.count();
-    std::fill(lowest_.begin(), lowest_.end(), kNone);
+    for (int s = scope.first; s < scope.last; ++s)
+      lowest_[s] = kNone;
     for (const int k : order_)
       for (int s = sections_.first[k]; s < sections_.last[k]; ++s)
         lowest_[s] = std::min(lowest_[s], min_offset_[k]);
-    for (int s = 0; s < sections; ++s)
+    for (int s = scope.first; s < scope.last; ++s)
       if (remaining_[s] > 0 && lowest_[s] > capacity_ - remaining_[s]) return;
     // The highest offset a candidate may take for the bytes in the sections before it (prefix)
     // and after it (suffix) to fit.
-    prefix_room_[0] = kNone;
-    for (int s = 0; s < sections; ++s)
+    prefix_room_[scope.first] = kNone;
+    for (int s = scope.first; s < scope.last; ++s)
       prefix_room_[s + 1] = std::min(
           prefix_room_[s], remaining_[s] > 0 ? capacity_ - remaining_[s] - alignment_ : kNone);
-    suffix_room_[sections] = kNone;
-    for (int s = sections - 1; s >= 0; --s)
+    suffix_room_[scope.last] = kNone;
+    for (int s = scope.last - 1; s >= scope.first; --s)
       suffix_room_[s] =
           std::min(suffix_room_[s + 1], remaining_[s] > 0 ? capacity_ - remaining_[s] : kNone);
+    // Dominance: once some unplaced buffer j fits wholly below a candidate's offset (at its own
+    // lowest offset, under nothing placed and below everything placed later), a packing with the
+    // candidate there would also hold with j moved down into that hole, so it is found on another
+    // branch; the candidates from that offset on are left out.
+    std::int64_t lowest_top = kNone;
+    for (const int j : order_)
+      lowest_top = std::min(lowest_top, min_offset_[j] + buffers_[j].size);
     for (const int k : order_) {
       if (key(k) < level) {
         // Below the level: it waits to be lifted, and nothing can lift it without a neighbour.
@@ -149,6 +168,7 @@ class Search {
         }
         continue;
       }
+      if (min_offset_[k] >= lowest_top) break;
       const std::int64_t room =
           std::min(prefix_room_[sections_.first[k]], suffix_room_[sections_.last[k]]);
       if (min_offset_[k] <= room && (twin_before_[k] < 0 || placed_[twin_before_[k]]) &&
@@ -158,6 +178,58 @@ class Search {
     }
   }
 
+  // The runs of sections that the unplaced buffers of `scope` cover, each linked by buffers live
+  // across it, in time order.
+  void split(const Scope& scope, std::vector<Scope>& runs) {
+    runs.clear();
+    int reach = scope.first;  // the end of the run being grown
+    for (int s = scope.first; s < scope.last; ++s)
+      run_end_[s] = s;
+    for (int i = 0; i < n_; ++i)
+      if (!placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last)
+        run_end_[sections_.first[i]] = std::max(run_end_[sections_.first[i]], sections_.last[i]);
+    for (int s = scope.first; s < scope.last; ++s) {
+      if (run_end_[s] == s) continue;  // no unplaced buffer starts here
+      if (runs.empty() || s >= reach) runs.push_back({s, s, -1});
+      reach = std::max(reach, run_end_[s]);
+      runs.back().last = reach;
+    }
+  }
+
+  // Sets up the frame at `depth` after the placement from the frame below it (or the root, with
+  // `parent` null): the scope it searches, the runs left for later, its candidates.
+  void enter(int depth, const Frame* parent, Key level) {
+    Frame& frame = frames_[depth];
+    frame.next = 0;
+    frame.trying = -1;
+    if (parent == nullptr) {
+      frame.pending.clear();
+      split({0, sections_.count(), -1}, runs_);
+      frame.scope = runs_.empty() ? Scope{0, 0, -1} : runs_.front();
+      frame.fail_to = -1;
+      for (std::size_t r = runs_.size(); r-- > 1;)
+        frame.pending.push_back(runs_[r]);
+      candidates(frame.candidates, level, frame.scope);
+      return;
+    }
+    frame.pending = parent->pending;
+    split(parent->scope, runs_);
+    if (runs_.empty()) {
+      // The run is packed: the next one starts afresh, and its failure is its splitter's.
+      frame.scope = frame.pending.back();
+      frame.fail_to = frame.scope.fail_to;
+      frame.pending.pop_back();
+      level = {-1, -1, -1};
+    } else {
+      frame.scope = runs_.front();
+      frame.fail_to = depth - 1;
+      for (std::size_t r = runs_.size(); r-- > 1;)
+        frame.pending.push_back({runs_[r].first, runs_[r].last, depth - 1});
+      if (runs_.size() > 1) level = {-1, -1, -1};
+    }
+    candidates(frame.candidates, level, frame.scope);
+  }
+
   SearchOutcome search() {
     for (int i = 0; i < n_; ++i)
       if (buffers_[i].size > capacity_) return SearchOutcome::infeasible;
@@ -165,9 +237,7 @@ class Search {
       if (bytes > capacity_) return SearchOutcome::infeasible;
     if (n_ == 0) return SearchOutcome::packed;
     int depth = 0;
-    candidates(frames_[0].candidates, {-1, -1, -1});
-    frames_[0].next = 0;
-    frames_[0].trying = -1;
+    enter(0, nullptr, {-1, -1, -1});
     int unplaced = n_;
     while (depth >= 0) {
       Frame& frame = frames_[depth];
@@ -178,21 +248,26 @@ class Search {
         ++unplaced;
       }
       if (frame.next == frame.candidates.size()) {
-        --depth;
+        // Every candidate failed. At a run's first frame the run cannot be packed, whatever the
+        // runs packed before it: back to the placement that split it off, past theirs.
+        const int back = frame.fail_to;
+        for (int d = depth - 1; d > back; --d) {
+          unplace(frames_[d].trying);
+          frames_[d].trying = -1;
+          ++unplaced;
+        }
+        depth = back;
         continue;
       }
       const int k = frame.candidates[frame.next++];
-      const Key level = key(k);
       frame.mark = trail_.size();
       frame.trying = k;
       --unplaced;
       if (!meter_.tick(depth + 1)) return SearchOutcome::limit;
       if (!place(k)) continue;
       if (unplaced == 0) return SearchOutcome::packed;
-      Frame& child = frames_[++depth];
-      candidates(child.candidates, level);
-      child.next = 0;
-      child.trying = -1;
+      ++depth;
+      enter(depth, &frames_[depth - 1], key(k));
     }
     return SearchOutcome::infeasible;
   }
@@ -222,6 +297,8 @@ class Search {
   std::vector<std::int64_t> prefix_room_;
   std::vector<std::int64_t> suffix_room_;
   std::vector<std::int64_t> lowest_;  // per section, the lowest offset an unplaced buffer can take
+  std::vector<int> run_end_;  // split()'s: per section, the furthest end of a buffer from it
+  std::vector<Scope> runs_;
 };
 
 }  // namespace

@@ -35,8 +35,11 @@ Problem time_reversed(const Problem& problem) {
 // The offset-ordered search goes first in each round (under the addressed dynamics' budget of
 // 20,000 placements, round 1 is all there is, so cost model v2 allocates as it always has); the
 // skyline search then solves most of what it cannot, many times faster on full memories. At most
-// twice the placements of the run that decides, times the number of runs per round. `method`
-// names it.
+// twice the placements of the run that decides, times the number of runs per round. From round 2
+// on, the skyline runs shuffle their rank orders a little (seeded by the round): a rerun of the
+// same search with a bigger budget would only walk the same first branches again, while a
+// shuffled one tries other first choices, which is what a heavy-tailed search needs. `method`
+// names the run.
 ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& limits,
                                    const SearchProgressCallback& progress, std::string& method) {
   const auto start = std::chrono::steady_clock::now();
@@ -68,13 +71,14 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
             run == Run::offset_order
                 ? exact_search(problem, run_limits, order, report)
                 : skyline_search(run == Run::skyline ? problem : reversed_problem(), run_limits,
-                                 order, report);
+                                 order, report, round > 1 ? round : 0);
         spent += r.nodes;
         const bool budget_stopped = r.outcome == SearchOutcome::limit && r.nodes == run_budget;
         if (!budget_stopped || (limits.placements > 0 && spent >= limits.placements)) {
           method = run == Run::offset_order ? "exact search (" : "skyline search (";
           method += name_of(order) + " order" +
-                    (run == Run::skyline_reversed ? ", time reversed" : "") + ", round " +
+                    (run == Run::skyline_reversed ? ", time reversed" : "") +
+                    (run != Run::offset_order && round > 1 ? ", shuffled" : "") + ", round " +
                     std::to_string(round) + ")";
           r.nodes = spent;
           return r;
