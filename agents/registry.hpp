@@ -42,6 +42,9 @@ struct AgentInfo {
   // Whether it is a row of the tables by default (`agents:` unset); an agent that is not (one
   // kept for ablations or teaching) is run by naming it.
   bool default_row = true;
+  // The env versions (dynamics) it trains under; v2, the addressed dynamics, needs an agent that
+  // builds its mappings in a game that gives tensors addresses (mcts: the allocation game).
+  std::vector<ModelVersion> versions = {ModelVersion::v0, ModelVersion::v1};
 };
 
 // Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.

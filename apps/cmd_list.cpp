@@ -88,10 +88,13 @@ void list_suites(nlohmann::json& doc, std::ostream* text) {
 
 // The agents with their hyperparameters (docs/agents.md).
 void list_agents(nlohmann::json& doc, std::ostream* text) {
-  TextTable agents({"agent", "envs", "description"});
+  TextTable agents({"agent", "envs", "env versions", "description"});
   TextTable hyperparameters({"agent", "hyperparameter", "default", "meaning"});
   for (const agents::AgentInfo& agent : agents::agent_registry()) {
-    agents.add_row({agent.name, join(agent.envs, ", "), agent.summary});
+    std::vector<std::string> versions;
+    for (const ModelVersion v : agent.versions)
+      versions.emplace_back(version_name(v));
+    agents.add_row({agent.name, join(agent.envs, ", "), join(versions, ", "), agent.summary});
     nlohmann::json specs = nlohmann::json::array();
     for (const OptionSpec& h : agent.hyperparameters) {
       hyperparameters.add_row({agent.name, h.name, h.default_value, h.help});
@@ -99,6 +102,7 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
     }
     doc["agents"].push_back({{"name", agent.name},
                              {"envs", agent.envs},
+                             {"env_versions", versions},
                              {"description", agent.summary},
                              {"hyperparameters", specs}});
   }

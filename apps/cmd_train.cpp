@@ -108,7 +108,7 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (tensor by tensor under "
                   "the sequential env's mask); default: the agent's first (memplace list)");
-  add_run_options(*cmd, o->config, o->assignments);
+  add_run_options(*cmd, o->config, o->assignments, /*addressed=*/true);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))

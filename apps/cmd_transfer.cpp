@@ -165,7 +165,7 @@ void add_transfer_command(CLI::App& app, Streams io) {
                   "Hardware models to place them on too (comma-separated shipped names or files; "
                   "the training hardware is always one)")
       ->delimiter(',');
-  add_run_options(*cmd, o->config, o->assignments);
+  add_run_options(*cmd, o->config, o->assignments, /*addressed=*/false);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o] { run_transfer(*o, io); });

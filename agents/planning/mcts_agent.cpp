@@ -1,17 +1,20 @@
-// mcts: plans every decision of a sequential episode with the Gumbel tree search
-// (planning/gumbel_search.hpp) on the sequential env's exact clone, plays the action it picks, and
-// proposes the best complete episode it saw — played, or reached inside a search. The GNN's
-// policy head is the search's prior (planning/mcts_network.hpp), trained after every episode
-// toward the searches' improved policies; with prior=uniform, the plain search. Its searches'
-// steps are charged against the budget, an episode's worth of steps as one evaluation
-// (docs/agents.md, "Budget"), so it is compared with the others on equal terms.
+// mcts: plans every decision of an episode with the Gumbel tree search
+// (planning/gumbel_search.hpp) on the env's exact clone — the sequential env under v0 and v1, the
+// allocation game under v2 — plays the action it picks, and proposes the best complete episode
+// it saw, played or reached inside a search. The GNN's policy head is the search's prior
+// (planning/mcts_network.hpp; sequential env only), trained after every episode toward the
+// searches' improved policies; with prior=uniform, the plain search. Its searches' steps are
+// charged against the budget, an episode's worth of steps as one evaluation (docs/agents.md,
+// "Budget"), so it is compared with the others on equal terms.
 #include <algorithm>
 #include <optional>
 
 #include "agents/planning/gumbel_search.hpp"
 #include "agents/planning/mcts_network.hpp"
 #include "agents/registry.hpp"
+#include "base/errors.hpp"
 #include "base/rng.hpp"
+#include "env/allocation_game_env.hpp"
 #include "env/model/references.hpp"
 #include "env/sequential_env.hpp"
 #include "env/spaces.hpp"
@@ -27,18 +30,45 @@ SequentialOptions env_options(const AgentSetup& setup) {
   return options;
 }
 
+// The game an episode plays: the sequential env (a memory per tensor) under v0 and v1; under v2,
+// the addressed dynamics, the allocation game (a memory and an address per tensor).
+std::unique_ptr<Env> make_env(const AgentSetup& setup) {
+  const ModelVersion version = setup.context->version;
+  if (version == ModelVersion::v2)
+    return std::make_unique<AllocationGameEnv>("memplace/malloc-v2", setup.context,
+                                               env_options(setup));
+  return std::make_unique<SequentialEnv>(
+      "memplace/sequential-" + std::string(version_name(version)), setup.context,
+      env_options(setup));
+}
+
+// A state's mapping so far, in either game.
+std::span<const MemoryIndex> mapping_of(const Env& env) {
+  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env)) return game->mapping();
+  return dynamic_cast<const SequentialEnv&>(env).mapping();
+}
+
 class MctsAgent final : public Agent {
  public:
-  explicit MctsAgent(const AgentSetup& setup)
-      : rng_(setup.seed),
-        env_("memplace/sequential-" + std::string(version_name(setup.context->version)),
-             setup.context, env_options(setup)) {
+  explicit MctsAgent(const AgentSetup& setup) : rng_(setup.seed), env_(make_env(setup)) {
     const Hyperparameters h("mcts", setup.hyperparameters);
     options_.simulations = static_cast<int>(h.integer("simulations", 1, 100'000));
     options_.considered = static_cast<int>(h.integer("considered", 1, 1024));
     options_.c_visit = h.number("c_visit", 0, 1e9);
     options_.c_scale = h.number("c_scale", 0, 1e9);
     start_from_best_ = h.text("start") == "best";
+    sequential_ = dynamic_cast<SequentialEnv*>(env_.get());
+    // The allocation game starts every episode with nothing placed, and the GNN prior reads the
+    // sequential env's observation.
+    if (sequential_ == nullptr && start_from_best_)
+      throw InputError(
+          "agent 'mcts': start=best needs the sequential env (env versions v0, v1); under v2 "
+          "it plays the allocation game, whose episodes start with nothing placed: use -p "
+          "start=slowest");
+    if (sequential_ == nullptr && h.text("prior") == "gnn")
+      throw InputError(
+          "agent 'mcts': prior=gnn reads the sequential env's observation (env versions v0, v1); "
+          "under v2 (the allocation game) use prior=uniform");
     options_.complete_states = start_from_best_;
     if (start_from_best_) best_ = compiler_mapping(*setup.context->sim);
     // The network's options are checked with every prior, so that a bad one is never ignored.
@@ -51,7 +81,7 @@ class MctsAgent final : public Agent {
         .replay = static_cast<std::size_t>(h.integer("replay", 1, 1'000'000)),
         .samples = static_cast<std::size_t>(h.integer("samples", 0, 1'000'000))};
     if (h.text("prior") == "gnn")
-      network_.emplace(env_.reset(0).obs, setup.context->sim->num_memories(), network,
+      network_.emplace(env_->reset(0).obs, setup.context->sim->num_memories(), network,
                        derive_seed(setup.seed, {kLearnerSeedStream}));
   }
 
@@ -70,7 +100,7 @@ class MctsAgent final : public Agent {
     Mapping episode_best;
     double episode_best_speedup = -std::numeric_limits<double>::infinity();
     const double keep = network_ ? static_cast<double>(network_->options().samples) /
-                                       static_cast<double>(env_.episode_length())
+                                       static_cast<double>(env_->episode_length())
                                  : 0.0;
     const planning::Evaluator prior = [&](const Env& state) {
       return network_->prior(dynamic_cast<const SequentialEnv&>(state).current_tensor());
@@ -80,22 +110,22 @@ class MctsAgent final : public Agent {
       if (options.simulations > 0) {
         if (network_) network_->read(obs);
         planning::SearchResult r = planning::gumbel_search(
-            env_, network_ ? prior : planning::Evaluator(planning::uniform_evaluation), options,
+            *env_, network_ ? prior : planning::Evaluator(planning::uniform_evaluation), options,
             rng_);
         steps_ += r.model_steps;
         if (r.best_state && speedup + r.best_return > episode_best_speedup) {
           episode_best_speedup = speedup + r.best_return;
-          const auto& state = dynamic_cast<const SequentialEnv&>(*r.best_state);
-          episode_best.assign(state.mapping().begin(), state.mapping().end());
+          const std::span<const MemoryIndex> state = mapping_of(*r.best_state);
+          episode_best.assign(state.begin(), state.end());
         }
         if (network_ && rng_.uniform01() < keep)
-          network_->remember(obs, env_.current_tensor(), r.improved_policy);
+          network_->remember(obs, sequential_->current_tensor(), r.improved_policy);
         action = r.action;
       } else {
         action = Discrete{static_cast<std::int64_t>(obs.action_mask.size())}.sample(
             rng_, obs.action_mask);
       }
-      const StepResult step = env_.step(action);
+      const StepResult step = env_->step(action);
       speedup += step.reward;
       obs = step.obs;
       done = step.terminated || step.truncated;
@@ -104,7 +134,8 @@ class MctsAgent final : public Agent {
     ++episodes_;
     if (speedup >= episode_best_speedup) {
       episode_best_speedup = speedup;
-      episode_best.assign(env_.mapping().begin(), env_.mapping().end());
+      const std::span<const MemoryIndex> played = mapping_of(*env_);
+      episode_best.assign(played.begin(), played.end());
     }
     if (episode_best_speedup > best_speedup_) {
       best_speedup_ = episode_best_speedup;
@@ -115,16 +146,16 @@ class MctsAgent final : public Agent {
 
   // Resets the env, to the best mapping seen with start=best (an episode's worth of steps).
   ResetResult start_episode() {
-    if (!start_from_best_) return env_.reset(0);
-    steps_ += env_.episode_length();
-    return env_.reset_to(best_);
+    if (!start_from_best_) return env_->reset(0);
+    steps_ += env_->episode_length();
+    return sequential_->reset_to(best_);
   }
 
   void learn(std::span<const Mapping>, std::span<const Outcome>) override {}
 
   std::uint64_t take_model_evaluations() override {
-    const std::uint64_t episodes = steps_ / env_.episode_length();
-    steps_ -= episodes * env_.episode_length();  // the rest is charged when it makes an episode
+    const std::uint64_t episodes = steps_ / env_->episode_length();
+    steps_ -= episodes * env_->episode_length();  // the rest is charged when it makes an episode
     return episodes;
   }
 
@@ -154,7 +185,8 @@ class MctsAgent final : public Agent {
 
  private:
   Rng rng_;
-  SequentialEnv env_;
+  std::unique_ptr<Env> env_;
+  SequentialEnv* sequential_ = nullptr;  // env_ when it is the sequential env, else null
   planning::GumbelOptions options_;
   std::optional<planning::MctsNetwork> network_;  // none with prior=uniform
   double loss_ = 0;                               // the last episode's policy loss
@@ -169,35 +201,38 @@ class MctsAgent final : public Agent {
 }  // namespace
 
 AgentInfo mcts_agent() {
-  return {"mcts",
-          "Gumbel tree search on the sequential env's exact dynamics at every decision, the GNN "
-          "as its prior, trained by self-play",
-          {"sequential"},
-          {{"simulations", "16", {}, "simulations per decision, each one step of a cloned state"},
-           {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},
-           {"c_visit", "50", {}, "σ(q̂)'s visit offset"},
-           {"c_scale", "0.1", {}, "σ(q̂)'s scale"},
-           {"order", "schedule", {"schedule", "msa"}, "the sequential env's placement order"},
-           {"start",
-            "best",
-            {"best", "slowest"},
-            "where the tensors not yet placed wait: where the best mapping seen puts them, the "
-            "compiler's at first (each episode improves it), or the slowest memory (the "
-            "mallocGame)"},
-           {"prior",
-            "uniform",
-            {"uniform", "gnn"},
-            "the search's prior: uniform, or the GNN's policy trained by self-play"},
-           {"hidden", "32", {}, "GNN width"},
-           {"conv_layers", "2", {}, "GNN graph convolutions"},
-           {"lr", "0.001", {}, "Adam learning rate"},
-           {"batch", "16", {}, "decisions per Adam step"},
-           {"updates", "4", {}, "Adam steps after each episode"},
-           {"replay", "1024", {}, "decisions kept for training (the oldest go first)"},
-           {"samples", "32", {}, "decisions kept from each episode, on average"}},
-          [](const AgentSetup& setup) { return std::make_unique<MctsAgent>(setup); },
-          ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"simulations", "256"}}},
-          /*starts_from_policy=*/false};
+  AgentInfo info{
+      "mcts",
+      "Gumbel tree search on the sequential env's exact dynamics at every decision (under v2, "
+      "the allocation game's), the GNN as its prior, trained by self-play",
+      {"sequential"},
+      {{"simulations", "16", {}, "simulations per decision, each one step of a cloned state"},
+       {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},
+       {"c_visit", "50", {}, "σ(q̂)'s visit offset"},
+       {"c_scale", "0.1", {}, "σ(q̂)'s scale"},
+       {"order", "schedule", {"schedule", "msa"}, "the sequential env's placement order"},
+       {"start",
+        "best",
+        {"best", "slowest"},
+        "where the tensors not yet placed wait: where the best mapping seen puts them, the "
+        "compiler's at first (each episode improves it), or the slowest memory (the "
+        "mallocGame)"},
+       {"prior",
+        "uniform",
+        {"uniform", "gnn"},
+        "the search's prior: uniform, or the GNN's policy trained by self-play"},
+       {"hidden", "32", {}, "GNN width"},
+       {"conv_layers", "2", {}, "GNN graph convolutions"},
+       {"lr", "0.001", {}, "Adam learning rate"},
+       {"batch", "16", {}, "decisions per Adam step"},
+       {"updates", "4", {}, "Adam steps after each episode"},
+       {"replay", "1024", {}, "decisions kept for training (the oldest go first)"},
+       {"samples", "32", {}, "decisions kept from each episode, on average"}},
+      [](const AgentSetup& setup) { return std::make_unique<MctsAgent>(setup); },
+      ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"simulations", "256"}}},
+      /*starts_from_policy=*/false};
+  info.versions = {ModelVersion::v0, ModelVersion::v1, ModelVersion::v2};
+  return info;
 }
 
 }  // namespace memplace::agents

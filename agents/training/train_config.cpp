@@ -1,5 +1,6 @@
 #include "agents/training/train_config.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "agents/registry.hpp"
@@ -73,6 +74,18 @@ void TrainConfig::resolve() {
     envs += (envs.empty() ? "" : ", ") + e;
   }
   require(env_ok, "env: agent '" + agent + "' runs on " + envs + ", not '" + env + "'");
+  if (std::find(info.versions.begin(), info.versions.end(), env_version) == info.versions.end()) {
+    std::string versions, agents;
+    for (const ModelVersion v : info.versions)
+      versions += (versions.empty() ? "" : ", ") + std::string(version_name(v));
+    for (const AgentInfo& other : agent_registry())
+      if (std::find(other.versions.begin(), other.versions.end(), env_version) !=
+          other.versions.end())
+        agents += (agents.empty() ? "" : ", ") + other.name;
+    require(false, "env_version: agent '" + agent + "' trains under " + versions + ", not " +
+                       std::string(version_name(env_version)) + " (the agents that do: " + agents +
+                       ")");
+  }
   require(budget >= 1, "budget: must be at least 1");
   require(threads >= 0 && threads <= 1024, "threads: must be in 0..1024 (0: every core)");
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
@@ -151,10 +164,6 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
     } catch (const InputError& e) {
       in.fail(n, "env_version", e.what());
     }
-    // The agents' evaluators (incremental, sequential envs) cover v0 and v1; v2 has single-step
-    // environments only so far (docs/envs/README.md).
-    if (version == ModelVersion::v2)
-      in.fail(n, "env_version", "v2 (addressed dynamics) is not trainable yet: use v0 or v1");
     c.set_env_version(version);
   }
   count_field("budget", c.budget);

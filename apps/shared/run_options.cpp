@@ -4,14 +4,22 @@
 
 namespace memplace::cli {
 
-void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments) {
+void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments,
+                     bool addressed) {
   cmd.add_option("--hardware", config.model.hardware, "A shipped hardware model or a YAML file")
       ->capture_default_str();
+  std::vector<std::string> versions = {"v0", "v1"};
+  std::string help = "v0: pinned dynamics; v1: streaming (cost model v1)";
+  if (addressed) {
+    versions.emplace_back("v2");
+    help += "; v2: addressed (cost model v2), for the agents that train under it (memplace list)";
+  }
+  help += "; docs/envs/README.md";
   cmd.add_option_function<std::string>(
          "--env-version",
          [&config](const std::string& version) { config.set_env_version(parse_version(version)); },
-         "v0: pinned dynamics; v1: streaming (cost model v1, docs/envs/README.md)")
-      ->check(CLI::IsMember({"v0", "v1"}))
+         help)
+      ->check(CLI::IsMember(versions))
       ->default_str(std::string(version_name(config.env_version)));
   cmd.add_option("--budget", config.budget, "Simulator evaluations to spend")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))

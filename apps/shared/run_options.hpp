@@ -16,7 +16,10 @@ struct RunAssignments {
   void apply(agents::TrainConfig& config) const;
 };
 
-// --hardware, --env-version, --budget, --seed, --threads, -p/--param and -o/--option.
-void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments);
+// --hardware, --env-version, --budget, --seed, --threads, -p/--param and -o/--option; with
+// `addressed`, --env-version also takes v2 (train: mcts plays the allocation game there; transfer's
+// agents do not train under it).
+void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments,
+                     bool addressed);
 
 }  // namespace memplace::cli

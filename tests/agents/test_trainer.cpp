@@ -60,6 +60,43 @@ TEST_CASE("trainer: env_version v1 trains under the streaming dynamics, over its
         std::string::npos);
 }
 
+TEST_CASE("trainer: mcts under v2 plays the allocation game; its mappings score under v2") {
+  agents::TrainConfig config;
+  config.agent = "mcts";
+  config.model.workload = "resnet50";
+  config.set_env_version(ModelVersion::v2);
+  config.budget = 60;
+  config.hyperparameters = {{"start", "slowest"}, {"simulations", "4"}};
+  const auto run = [&](int threads) {
+    TempDir dir;
+    config.threads = threads;
+    return agents::Trainer(config, dir.path / "run").run();
+  };
+  const agents::TrainResult r = run(1);
+  REQUIRE(r.best_mapping);
+  const Simulator addressed(load_workload("resnet50"), load_hardware("nnpi"),
+                            {.memory_time = std::nullopt, .dynamics = Dynamics::addressed});
+  const Evaluation e = addressed.evaluate(*r.best_mapping);
+  CHECK(e.valid);
+  CHECK(r.best_latency_fs == e.latency_fs);
+  CHECK(r.best_speedup ==
+        doctest::Approx(speedup(reference_latencies(addressed).compiler_fs, e.latency_fs)));
+  // The same bytes on 1 and 2 threads, and stopped and resumed.
+  TempDir dir;
+  config.threads = 1;
+  testing::check_threads_match(config, dir.path / "threads");
+  config.checkpoint_every = 20;
+  testing::check_resume_matches(config, dir.path / "resume", 3);
+  // The game starts every episode with nothing placed and has no GNN prior.
+  config.hyperparameters = {};
+  CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "best"),
+                       doctest::Contains("start=best needs the sequential env"), InputError);
+  config.hyperparameters = {{"start", "slowest"}, {"prior", "gnn"}};
+  CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "gnn"),
+                       doctest::Contains("prior=gnn reads the sequential env's observation"),
+                       InputError);
+}
+
 TEST_CASE("agents: bad configs are refused with the field named") {
   agents::TrainConfig config;
   config.agent = "dqn";
@@ -80,9 +117,12 @@ TEST_CASE("agents: bad configs are refused with the field named") {
   CHECK_THROWS_WITH_AS(agents::TrainConfig::parse_yaml("env_version: v3\n", "run.yaml"),
                        doctest::Contains("run.yaml:1: env_version: env version 'v3': expected v0"),
                        InputError);
-  CHECK_THROWS_WITH_AS(agents::TrainConfig::parse_yaml("env_version: v2\n", "run.yaml"),
-                       doctest::Contains("run.yaml:1: env_version: v2 (addressed dynamics) is not "
-                                         "trainable yet"),
+  // v2 needs an agent that gives tensors addresses.
+  agents::TrainConfig addressed = agents::TrainConfig::parse_yaml("env_version: v2\n", "run.yaml");
+  addressed.agent = "sa";
+  CHECK_THROWS_WITH_AS(addressed.resolve(),
+                       doctest::Contains("env_version: agent 'sa' trains under v0, v1, not v2 (the "
+                                         "agents that do: mcts)"),
                        InputError);
   // A v1 option under v0, by name or set directly.
   CHECK_THROWS_WITH_AS(config.set_env_options({{"dynamics", "streaming"}}),

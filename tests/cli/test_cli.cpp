@@ -290,6 +290,13 @@ TEST_CASE("list shows the registered environments and the options of the generic
   }
   CHECK(found);
   CHECK(doc["workloads"].size() >= 7);  // the other lists are still there
+  // Which agents train under which env versions: mcts alone under v2.
+  for (const auto& agent : doc["agents"]) {
+    CAPTURE(agent["name"].get<std::string>());
+    const auto versions = agent["env_versions"].get<std::vector<std::string>>();
+    const bool v2 = std::find(versions.begin(), versions.end(), "v2") != versions.end();
+    CHECK(v2 == (agent["name"] == "mcts"));
+  }
 }
 
 TEST_CASE("check runs the contract and random episodes with options from a file and the line") {
