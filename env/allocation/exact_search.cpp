@@ -133,7 +133,6 @@ class Search {
     for (int i = 0; i < n_; ++i)
       if (!placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last)
         order_.push_back(i);
-    std::sort(order_.begin(), order_.end(), [&](int a, int b) { return key(a) < key(b); });
     // No section's bytes to place may start below the lowest offset any of its buffers can take.
     for (int s = scope.first; s < scope.last; ++s)
       lowest_[s] = kNone;
@@ -159,23 +158,24 @@ class Search {
     std::int64_t lowest_top = kNone;
     for (const int j : order_)
       lowest_top = std::min(lowest_top, min_offset_[j] + buffers_[j].size);
+    // In the order of keys, the candidates run from the level up to the first buffer without an
+    // unplaced neighbour (included) and below lowest_top; every buffer below the level needs one.
+    // Found in one pass, and only the candidates sorted (the search's time goes here).
+    Key stop{kNone, 0, 0};
     for (const int k : order_) {
-      if (key(k) < level) {
-        // Below the level: it waits to be lifted, and nothing can lift it without a neighbour.
-        if (free_neighbours_[k] == 0) {
-          out.clear();
-          return;
-        }
-        continue;
-      }
-      if (min_offset_[k] >= lowest_top) break;
+      if (free_neighbours_[k] != 0) continue;
+      if (key(k) < level) return;  // below the level with nothing to lift it
+      stop = std::min(stop, key(k));
+    }
+    for (const int k : order_) {
+      if (key(k) < level || key(k) > stop || min_offset_[k] >= lowest_top) continue;
       const std::int64_t room =
           std::min(prefix_room_[sections_.first[k]], suffix_room_[sections_.last[k]]);
       if (min_offset_[k] <= room && (twin_before_[k] < 0 || placed_[twin_before_[k]]) &&
           !lands_on_higher_rank(k))
         out.push_back(k);
-      if (free_neighbours_[k] == 0) break;
     }
+    std::sort(out.begin(), out.end(), [&](int a, int b) { return key(a) < key(b); });
   }
 
   // The runs of sections that the unplaced buffers of `scope` cover, each linked by buffers live

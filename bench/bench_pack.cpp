@@ -1,0 +1,48 @@
+// The allocation solver's exact searches (env/allocation/): placements per second on a generated
+// zero-slack problem of 450 buffers that neither search packs within the placement limit, so every
+// iteration does the same, complete work (a placement limit stops a search at the same place on
+// any machine). The portfolio's running time is placements divided by these rates
+// (docs/allocation.md, "How it solves").
+#include <benchmark/benchmark.h>
+
+#include "bench/bench_main.hpp"
+
+#include "env/allocation/exact_search.hpp"
+#include "env/allocation/skyline_search.hpp"
+#include "env/allocation/zero_slack_generator.hpp"
+
+namespace memplace {
+namespace {
+
+using allocation::ExactSearchResult;
+
+constexpr std::uint64_t kPlacements = 50'000;
+
+template <typename Search>
+void placements_per_second(benchmark::State& state, Search search) {
+  const allocation::ZeroSlackProblem z = allocation::generate_zero_slack(450, 1 << 20, 2);
+  std::uint64_t placements = 0;
+  for (auto _ : state) {
+    const ExactSearchResult r = search(z.problem, allocation::SearchLimits{3600, kPlacements});
+    if (r.outcome != allocation::SearchOutcome::limit)
+      state.SkipWithError("the search ended within the limit: pick a harder problem");
+    placements += r.nodes;
+  }
+  state.counters["placements/s"] =
+      benchmark::Counter(static_cast<double>(placements), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+void register_benchmarks() {
+  benchmark::RegisterBenchmark("pack/offset-ordered/zero-slack-450", [](benchmark::State& s) {
+    placements_per_second(
+        s, [](const auto& p, const auto& l) { return allocation::exact_search(p, l); });
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("pack/skyline/zero-slack-450", [](benchmark::State& s) {
+    placements_per_second(
+        s, [](const auto& p, const auto& l) { return allocation::skyline_search(p, l); });
+  })->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace memplace
