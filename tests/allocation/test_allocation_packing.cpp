@@ -191,7 +191,7 @@ TEST_CASE("exact search: a placement limit stops it at the same place on any mac
   CHECK(b.nodes == 5000);
 }
 
-TEST_CASE("pack: a peak above the capacity is infeasible at once; greedy-only stops there") {
+TEST_CASE("pack: a peak above the capacity is infeasible at once, and greedy-only stops there") {
   const ZeroSlackProblem z = generate_zero_slack(40, 1 << 10, 5);
   Problem tight = z.problem;
   tight.capacity -= 1;

@@ -100,7 +100,7 @@ TEST_CASE("share_out: longest processing time first, within the list-scheduling 
   }
 }
 
-TEST_CASE("trainer over 3 ranks: the one-process run, bit for bit; rank 0 alone writes") {
+TEST_CASE("trainer over 3 ranks: the one-process run, bit for bit, and rank 0 alone writes") {
   TempDir dir;
   const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 3);
   agents::TrainConfig config = testing::toy_config(toy, "ea", 900, 4);
@@ -160,7 +160,7 @@ TEST_CASE("trainer over ranks: a rank asked to stop stops every rank at the same
         testing::curve_without_wall(dir.path / "whole"));
 }
 
-TEST_CASE("table over 2 ranks: the one-process table; a rank with another config is refused") {
+TEST_CASE("table over 2 ranks: the one-process table, and a rank with another config is refused") {
   TempDir dir;
   const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
   experiments::TableConfig config;

@@ -115,7 +115,7 @@ TableRow best_known(const std::string& instance, double speedup) {
 }
 
 TEST_CASE(
-    "suite scores: shares of the attainable gain per run; no valid mapping counts speedup 0") {
+    "suite scores: shares of the attainable gain per run, and no valid mapping counts speedup 0") {
   TableConfig c;
   c.agents = {"a", "b"};
   c.workloads = {"x@nnpi", "y@nnpi", "z@nnpi", "w@nnpi"};
@@ -176,7 +176,7 @@ TEST_CASE("suite scores: no scored instance is refused") {
   CHECK_THROWS_AS(experiments::aggregate(empty), std::invalid_argument);
 }
 
-TEST_CASE("heat map: every row carries its values; bad shapes are refused") {
+TEST_CASE("heat map: every row carries its values, and bad shapes are refused") {
   experiments::HeatMap map;
   map.title = "t";
   map.row_labels = {"a", "b"};

@@ -254,7 +254,8 @@ TEST_CASE("table report: mean, sample standard deviation, best, worst and evalua
 }
 
 TEST_CASE(
-    "table runner: a result's evaluations to 95 % come from its curve; result.yaml round trip") {
+    "table runner: a result's evaluations to 95 % come from its curve, and result.yaml round "
+    "trips") {
   agents::TrainConfig config;
   config.agent = "sa";
   config.model.workload = "bert-base";
@@ -298,7 +299,7 @@ TableConfig toy_table(const testing::ToyProblem& toy, int jobs) {
   return c;
 }
 
-TEST_CASE("table runner: the same table on 1 and 2 jobs; a rerun runs nothing") {
+TEST_CASE("table runner: the same table on 1 and 2 jobs, and a rerun runs nothing") {
   TempDir dir;
   const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
   TableRunner one(toy_table(toy, 1), dir.path / "one");
