@@ -1,5 +1,7 @@
 #include "agents/registry.hpp"
 
+#include <algorithm>
+
 #include "base/errors.hpp"
 
 namespace memplace::agents {
@@ -15,6 +17,17 @@ std::vector<std::string> default_table_agents() {
   std::vector<std::string> names;
   for (const AgentInfo& info : agent_registry())
     if (info.default_row) names.push_back(info.name);
+  return names;
+}
+
+bool AgentInfo::trains_under(ModelVersion version) const {
+  return std::find(versions.begin(), versions.end(), version) != versions.end();
+}
+
+std::vector<std::string> AgentInfo::version_names() const {
+  std::vector<std::string> names;
+  for (const ModelVersion v : versions)
+    names.emplace_back(version_name(v));
   return names;
 }
 

@@ -45,6 +45,9 @@ struct AgentInfo {
   // The env versions (dynamics) it trains under; v2, the addressed dynamics, needs an agent that
   // builds its mappings in a game that gives tensors addresses (mcts: the allocation game).
   std::vector<ModelVersion> versions = {ModelVersion::v0, ModelVersion::v1};
+
+  bool trains_under(ModelVersion version) const;
+  std::vector<std::string> version_names() const;  // "v0", ... in the order of `versions`
 };
 
 // Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.

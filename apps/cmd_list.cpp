@@ -91,9 +91,7 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
   TextTable agents({"agent", "envs", "env versions", "description"});
   TextTable hyperparameters({"agent", "hyperparameter", "default", "meaning"});
   for (const agents::AgentInfo& agent : agents::agent_registry()) {
-    std::vector<std::string> versions;
-    for (const ModelVersion v : agent.versions)
-      versions.emplace_back(version_name(v));
+    const std::vector<std::string> versions = agent.version_names();
     agents.add_row({agent.name, join(agent.envs, ", "), join(versions, ", "), agent.summary});
     nlohmann::json specs = nlohmann::json::array();
     for (const OptionSpec& h : agent.hyperparameters) {

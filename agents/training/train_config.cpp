@@ -1,6 +1,5 @@
 #include "agents/training/train_config.hpp"
 
-#include <algorithm>
 #include <sstream>
 
 #include "agents/registry.hpp"
@@ -74,14 +73,12 @@ void TrainConfig::resolve() {
     envs += (envs.empty() ? "" : ", ") + e;
   }
   require(env_ok, "env: agent '" + agent + "' runs on " + envs + ", not '" + env + "'");
-  if (std::find(info.versions.begin(), info.versions.end(), env_version) == info.versions.end()) {
+  if (!info.trains_under(env_version)) {
     std::string versions, agents;
-    for (const ModelVersion v : info.versions)
-      versions += (versions.empty() ? "" : ", ") + std::string(version_name(v));
+    for (const std::string& v : info.version_names())
+      versions += (versions.empty() ? "" : ", ") + v;
     for (const AgentInfo& other : agent_registry())
-      if (std::find(other.versions.begin(), other.versions.end(), env_version) !=
-          other.versions.end())
-        agents += (agents.empty() ? "" : ", ") + other.name;
+      if (other.trains_under(env_version)) agents += (agents.empty() ? "" : ", ") + other.name;
     require(false, "env_version: agent '" + agent + "' trains under " + versions + ", not " +
                        std::string(version_name(env_version)) + " (the agents that do: " + agents +
                        ")");

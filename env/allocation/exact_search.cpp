@@ -119,6 +119,10 @@ class Search {
       ++free_neighbours_[j];
   }
 
+  bool unplaced_in(int i, const Scope& scope) const {
+    return !placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last;
+  }
+
   // The buffers that may be placed next, in the order to try them. Buffers are placed in the
   // order of (offset, lower end, rank), so every unplaced buffer ends at or above the last one
   // placed, the level. A candidate k sets the level to its own key, which must leave room for the
@@ -131,8 +135,7 @@ class Search {
     out.clear();
     order_.clear();
     for (int i = 0; i < n_; ++i)
-      if (!placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last)
-        order_.push_back(i);
+      if (unplaced_in(i, scope)) order_.push_back(i);
     // No section's bytes to place may start below the lowest offset any of its buffers can take.
     for (int s = scope.first; s < scope.last; ++s)
       lowest_[s] = kNone;
@@ -186,7 +189,7 @@ class Search {
     for (int s = scope.first; s < scope.last; ++s)
       run_end_[s] = s;
     for (int i = 0; i < n_; ++i)
-      if (!placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last)
+      if (unplaced_in(i, scope))
         run_end_[sections_.first[i]] = std::max(run_end_[sections_.first[i]], sections_.last[i]);
     for (int s = scope.first; s < scope.last; ++s) {
       if (run_end_[s] == s) continue;  // no unplaced buffer starts here
@@ -197,23 +200,17 @@ class Search {
   }
 
   // Sets up the frame at `depth` after the placement from the frame below it (or the root, with
-  // `parent` null): the scope it searches, the runs left for later, its candidates.
+  // `parent` null): the scope it searches, the runs left for later, its candidates. At the root,
+  // depth - 1 is -1: a failure there, or in a run split off there, ends the search.
   void enter(int depth, const Frame* parent, Key level) {
     Frame& frame = frames_[depth];
     frame.next = 0;
     frame.trying = -1;
-    if (parent == nullptr) {
+    if (parent != nullptr)
+      frame.pending = parent->pending;
+    else
       frame.pending.clear();
-      split({0, sections_.count(), -1}, runs_);
-      frame.scope = runs_.empty() ? Scope{0, 0, -1} : runs_.front();
-      frame.fail_to = -1;
-      for (std::size_t r = runs_.size(); r-- > 1;)
-        frame.pending.push_back(runs_[r]);
-      candidates(frame.candidates, level, frame.scope);
-      return;
-    }
-    frame.pending = parent->pending;
-    split(parent->scope, runs_);
+    split(parent != nullptr ? parent->scope : Scope{0, sections_.count(), -1}, runs_);
     if (runs_.empty()) {
       // The run is packed: the next one starts afresh, and its failure is its splitter's.
       frame.scope = frame.pending.back();
