@@ -285,6 +285,8 @@ Trainer::Trainer(TrainConfig config, fs::path run_dir, ProcessGroup& ranks)
   require_same_on_every_rank(ranks, s.config.to_yaml() + s.folder.dir.string(),
                              "was started with another train config or --out than rank 0; every "
                              "rank of a job must be given the same command");
+  // The agent first: one that refuses its hyperparameters leaves no folder behind.
+  run_agreed(ranks, OnRanks::every, [&] { s.build(); });
   run_agreed(ranks, OnRanks::leader_only, [&] {
     try {
       fs::create_directories(s.folder.dir);
@@ -293,7 +295,6 @@ Trainer::Trainer(TrainConfig config, fs::path run_dir, ProcessGroup& ranks)
                        e.code().message() + ")");
     }
   });
-  run_agreed(ranks, OnRanks::every, [&] { s.build(); });
   run_agreed(ranks, OnRanks::leader_only,
              [&] { write_file_atomically(s.folder.config(), s.config.to_yaml()); });
 }

@@ -3,6 +3,7 @@
 // conformance test's: tests/agents/test_agent_conformance.cpp.)
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -91,6 +92,7 @@ TEST_CASE("trainer: mcts under v2 plays the allocation game and its mappings sco
   config.hyperparameters = {};
   CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "best"),
                        doctest::Contains("start=best needs the sequential env"), InputError);
+  CHECK(!std::filesystem::exists(dir.path / "best"));  // refused before any folder is made
   config.hyperparameters = {{"start", "slowest"}, {"prior", "gnn"}};
   CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "gnn"),
                        doctest::Contains("prior=gnn reads the sequential env's observation"),
