@@ -157,6 +157,7 @@ Observation ObservationView::copy() const {
   o.graph = owner != nullptr ? *owner : std::make_shared<StaticGraph>(*graph);
   o.dynamic.assign(dynamic.begin(), dynamic.end());
   o.dynamic_features = dynamic_features;
+  o.dynamic_names = dynamic_names;
   o.action_mask.assign(action_mask.begin(), action_mask.end());
   o.occupancy.assign(occupancy.begin(), occupancy.end());
   o.occupancy_shape = occupancy_shape;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memplace {
@@ -47,6 +48,7 @@ struct ObservationView {
   const std::shared_ptr<const StaticGraph>* owner = nullptr;  // lets copy() share the graph
   std::span<const float> dynamic;  // num_nodes x dynamic_features, row-major, each in [0, 1]
   std::size_t dynamic_features = 0;
+  std::span<const std::string_view> dynamic_names;  // one per dynamic column (static storage)
   std::span<const std::uint8_t> action_mask;
   std::span<const float> occupancy;  // grid_size(occupancy_shape) cells, each in [0, 1]
   GridShape occupancy_shape{};
@@ -67,12 +69,13 @@ struct Observation {
   std::shared_ptr<const StaticGraph> graph;
   std::vector<float> dynamic;
   std::size_t dynamic_features = 0;
+  std::span<const std::string_view> dynamic_names;
   std::vector<std::uint8_t> action_mask;
   std::vector<float> occupancy;
   GridShape occupancy_shape{};
   ObservationView view() const {
-    return ObservationView{graph.get(), &graph,    dynamic,        dynamic_features,
-                           action_mask, occupancy, occupancy_shape};
+    return ObservationView{graph.get(),   &graph,      dynamic,   dynamic_features,
+                           dynamic_names, action_mask, occupancy, occupancy_shape};
   }
 };
 

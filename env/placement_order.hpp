@@ -3,9 +3,11 @@
 // dynamic feature columns.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/options.hpp"
@@ -50,6 +52,17 @@ inline constexpr std::size_t kWeightPlaced = 2;
 inline constexpr std::size_t kActivationPlaced = 3;
 inline constexpr std::size_t kWeightCurrent = 4;
 inline constexpr std::size_t kActivationCurrent = 5;
+// Their names, in column order (docs/envs/sequential.md), followed by an env's own `more`.
+template <std::size_t N>
+constexpr std::array<std::string_view, 6 + N> names_then(
+    const std::array<std::string_view, N>& more) {
+  std::array<std::string_view, 6 + N> out{"weight_memory",  "activation_memory",
+                                          "weight_placed",  "activation_placed",
+                                          "weight_current", "activation_current"};
+  for (std::size_t i = 0; i < N; ++i)
+    out[6 + i] = more[i];
+  return out;
+}
 inline std::size_t column(std::size_t tensor, std::size_t weight_column,
                           std::size_t activation_column) {
   return tensor_kind(tensor) == TensorKind::weight ? weight_column : activation_column;

@@ -14,6 +14,9 @@ using namespace tensor_columns;
 // The -v1 columns after the shared ones.
 constexpr std::size_t kFreeStaging = 6;
 constexpr std::size_t kMemoryBoundShare = 7;
+// The dynamic columns' names; -v0 has the first six.
+constexpr auto kDynamicNames =
+    tensor_columns::names_then<2>({"free_staging", "memory_bound_share"});
 
 }  // namespace
 
@@ -83,6 +86,7 @@ ObservationView SequentialEnv::observation() const {
   view.owner = &ctx_->graph;
   view.dynamic = dynamic_;
   view.dynamic_features = features_;
+  view.dynamic_names = std::span(kDynamicNames).first(features_);
   view.action_mask = mask_;
   return view;
 }

@@ -117,18 +117,42 @@ class Skyline {
   }
 
   // Where to decide next: in the earliest component (a run of sections with bytes to place, which
-  // shares no buffer with any other), the section with the lowest floor, the earliest of ties; -1
-  // when every buffer is placed. Working on one component until it is done is what lets a
-  // failure jump back past the decisions made in others (search()).
+  // shares no buffer with any other), among the sections at the lowest floor, the one with the
+  // fewest branches (the earliest of ties); -1 when every buffer is placed. Any section at the
+  // lowest floor is a complete choice (its lowest buffer sits at the floor or above it), so the
+  // search takes the one that fails or forces first. Working on one component until it is done is
+  // what lets a failure jump back past the decisions made in others (search()).
   int next_section() const {
     int s = 0;
     while (s < sections_.count() && !active(s))
       ++s;
     if (s == sections_.count()) return -1;
-    int best = s;
-    for (; active(s); ++s)
-      if (floor_[s] < floor_[best]) best = s;
+    std::int64_t lowest = kNone;
+    for (int t = s; active(t); ++t)
+      lowest = std::min(lowest, floor_[t]);
+    int best = -1;
+    int fewest = std::numeric_limits<int>::max();
+    for (int t = s; active(t) && fewest > 0; ++t)
+      if (floor_[t] == lowest) {
+        const int branches = branch_count(t, lowest, fewest);
+        if (branches < fewest) best = t, fewest = branches;
+      }
     return best;
+  }
+
+  // Whether buffer i can sit at `floor`, the lowest floor, in its first section.
+  bool sits_at(int i, std::int64_t floor) const {
+    return !placed_[i] && (twin_before_[i] < 0 || placed_[twin_before_[i]]) &&
+           lowest_offset(i) == floor && !lands_on_higher_rank(i, floor);
+  }
+
+  // The branches of a decision at section s (its candidates, plus the rising branch where the
+  // section has a spare byte), counted up to `limit`.
+  int branch_count(int s, std::int64_t floor, int limit) const {
+    int count = remaining_[s] < capacity_ - floor ? 1 : 0;
+    for (const int i : crossing_[s])
+      if (count < limit && sits_at(i, floor)) ++count;
+    return count;
   }
 
   // Whether the valley around section s can still be filled: a valley is a run of active sections
@@ -192,9 +216,7 @@ class Skyline {
     frame.floor = floor_[section];
     frame.candidates.clear();
     for (const int i : crossing_[section])
-      if (!placed_[i] && (twin_before_[i] < 0 || placed_[twin_before_[i]]) &&
-          lowest_offset(i) == frame.floor && !lands_on_higher_rank(i, frame.floor))
-        frame.candidates.push_back(i);
+      if (sits_at(i, frame.floor)) frame.candidates.push_back(i);
     frame.next = 0;
     frame.rose = false;
     frame.trying = -1;

@@ -1,16 +1,16 @@
 // The skyline search: an exact allocation search that fills the lowest free point first.
 //
 // The placed buffers form a skyline: per time section, the floor above which every unplaced buffer
-// of the section must go. At every node the search takes the section with the lowest floor (ties:
-// the earliest) and branches on which unplaced buffer sits right at that floor — any buffer of the
-// section whose other sections are at the same floor — and, last, on none: the floor then rises to
-// the lowest offset a buffer could still take there (a buffer's own lowest offset, or the top of
-// the smallest unplaced buffer stacked on the floor). Every packing is found: in a packing that
-// extends the placed buffers, the lowest buffer over that section either sits at the floor or
-// rests on something above it. Where the problem has no slack (every section's bytes fill it
-// exactly), the rising branch is cut at once, so the search only ever fills holes — which is what
-// makes it fast on zero-slack problems, where the offset-ordered search (exact_search.hpp) thrashes
-// (docs/allocation.md, "How it solves").
+// of the section must go. At every node the search takes, among the sections at the lowest floor,
+// the one with the fewest branches (ties: the earliest), and branches on which unplaced buffer
+// sits right at that floor — any buffer of the section whose other sections are at the same floor
+// — and, last, on none: the floor then rises to the lowest offset a buffer could still take there
+// (a buffer's own lowest offset, or the top of the smallest unplaced buffer stacked on the floor).
+// Every packing is found: in a packing that extends the placed buffers, the lowest buffer over any
+// section at the lowest floor either sits at the floor or rests on something above it. Where the
+// problem has no slack (every section's bytes fill it exactly), the rising branch is cut at once,
+// so the search only ever fills holes — which is what makes it fast on zero-slack problems, where
+// the offset-ordered search (exact_search.hpp) thrashes (docs/allocation.md, "How it solves").
 #pragma once
 
 #include "env/allocation/exact_search.hpp"

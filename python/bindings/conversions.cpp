@@ -41,9 +41,14 @@ void read_integers(py::handle value, const char* what, std::vector<std::int64_t>
     return;
   }
   if (!py::isinstance<py::array>(value) && is_integer_scalar(value)) {
-    out.push_back(
-        integer_value(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())), what));
-    return;
+    // A torch tensor has __index__ too, which fails unless it holds one integer: read the others
+    // as arrays, through their __array__ (a float tensor is then refused as floats).
+    const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+    if (index) {
+      out.push_back(integer_value(index, what));
+      return;
+    }
+    PyErr_Clear();
   }
   if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
       PyBool_Check(value.ptr())) {
@@ -122,6 +127,10 @@ std::optional<std::uint64_t> read_seed(py::handle seed) {
     throw py::type_error("seed must be None or a non-negative integer, got " + type_name(seed));
   }
   const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(seed.ptr()));
+  if (!index) {  // e.g. a torch tensor of several values
+    PyErr_Clear();
+    throw py::type_error("seed must be None or a non-negative integer, got " + type_name(seed));
+  }
   const unsigned long long v = PyLong_AsUnsignedLongLong(index.ptr());
   if (PyErr_Occurred()) {
     PyErr_Clear();

@@ -1,6 +1,9 @@
 // memplace._memplace.Rng: the generator behind memplace.spaces. Sampling goes through the C++
 // spaces (env/spaces.hpp), so a Python space seeded with s draws exactly what the C++ space draws
 // from Rng(s).
+#include <algorithm>
+#include <span>
+#include <stdexcept>
 #include <string>
 
 #include "base/rng.hpp"
@@ -37,6 +40,21 @@ MaskBytes read_mask(const py::buffer& mask, py::ssize_t ndim) {
   return out;
 }
 
+// Uniform over the values a mask allows; 0 without a draw when it allows none, as Gymnasium's
+// spaces return their start: a sequential episode's last mask is all zeros, and the vector env
+// ignores an ended copy's action, so `action_space.sample(mask=obs["action_mask"])` must not raise
+// there (docs/python.md). The C++ Discrete::sample still refuses an empty mask.
+std::int64_t masked_sample(Rng& rng, std::int64_t n, std::span<const std::uint8_t> mask) {
+  if (mask.size() == static_cast<std::size_t>(n) &&
+      std::all_of(mask.begin(), mask.end(), [](std::uint8_t m) { return m == 0; }))
+    return 0;
+  try {
+    return Discrete{n}.sample(rng, mask);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+}
+
 py::array_t<std::int64_t> multi_discrete(Rng& rng, const std::vector<std::int64_t>& nvec,
                                          const std::optional<py::buffer>& mask) {
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(nvec.size()));
@@ -57,12 +75,8 @@ py::array_t<std::int64_t> multi_discrete(Rng& rng, const std::vector<std::int64_
       throw py::value_error("mask rows have " + std::to_string(width) + " columns, entry " +
                             std::to_string(i) + " needs " + std::to_string(nvec[i]));
     }
-    const auto row = m.bytes().subspan(i * width, static_cast<std::size_t>(nvec[i]));
-    try {
-      values[i] = Discrete{nvec[i]}.sample(rng, row);
-    } catch (const std::invalid_argument& e) {
-      throw py::value_error("entry " + std::to_string(i) + ": " + e.what());
-    }
+    values[i] = masked_sample(rng, nvec[i],
+                              m.bytes().subspan(i * width, static_cast<std::size_t>(nvec[i])));
   }
   return out;
 }
@@ -82,10 +96,11 @@ void bind_rng(py::module_& m) {
           "discrete",
           [](Rng& rng, std::int64_t n, const std::optional<py::buffer>& mask) {
             if (!mask) return Discrete{n}.sample(rng);
-            return Discrete{n}.sample(rng, read_mask(*mask, 1).bytes());
+            return masked_sample(rng, n, read_mask(*mask, 1).bytes());
           },
           py::arg("n"), py::arg("mask") = py::none(),
-          "Uniform in [0, n), or over the entries the mask allows.")
+          "Uniform in [0, n), or over the entries the mask allows (0, drawing nothing, when it "
+          "allows none).")
       .def("multi_discrete", &multi_discrete, py::arg("nvec"), py::arg("mask") = py::none(),
            "One value per entry of nvec; an optional (len(nvec), width) mask per entry.")
       .def(

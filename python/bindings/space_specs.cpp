@@ -24,6 +24,10 @@ py::dict observation_spec(const ObservationView& obs) {
   d["num_edges"] = obs.graph->num_edges();
   d["mask_size"] = obs.action_mask.size();
   d["feature_names"] = obs.graph->feature_names;
+  py::list state_names;
+  for (const std::string_view name : obs.dynamic_names)
+    state_names.append(py::str(name.data(), name.size()));
+  d["state_names"] = state_names;
   d["occupancy_shape"] = obs.occupancy_shape;  // all zero: no occupancy grid
   return d;
 }

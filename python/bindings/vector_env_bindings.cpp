@@ -124,6 +124,9 @@ void bind_vector_env(py::module_& m) {
            "at the previous step reset instead (Gymnasium's next-step autoreset).")
       .def("close", &PyVectorEnv::close)
       .def_property_readonly("closed", &PyVectorEnv::closed)
+      .def_property_readonly(
+          "episode_length", [](const PyVectorEnv& v) { return v.envs().env(0).episode_length(); },
+          "Steps in one episode of a copy (the same for every copy).")
       .def("_action_spec",
            [](const PyVectorEnv& v) { return space_spec(v.envs().single_action_space()); })
       .def("_observation_spec",

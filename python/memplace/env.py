@@ -39,6 +39,14 @@ def _observation_space(spec: dict, copies: int | None = None) -> Dict:
     return Dict(spaces)
 
 
+def _name_columns(env, spec: dict) -> None:
+    """The names of the columns of obs["nodes"] and obs["node_state"], in order
+    (docs/envs/<kind>.md describes each): ``obs["node_state"][..., env.node_state_names.index(
+    "weight_current")]``."""
+    env.node_feature_names = list(spec["feature_names"])
+    env.node_state_names = list(spec["state_names"])
+
+
 class _ClosesOnExit:
     """`with memplace.make(...) as env:` closes the environment at the end of the block."""
 
@@ -67,8 +75,7 @@ class Env(_ClosesOnExit, _memplace.Env):
         spec = self._observation_spec()
         self.observation_space = _observation_space(spec)
         self.action_space = _action_space(self._action_spec())
-        # Names of the columns of obs["nodes"] (docs/envs/<kind>.md describes each).
-        self.node_feature_names = list(spec["feature_names"])
+        _name_columns(self, spec)
 
     @property
     def unwrapped(self) -> "Env":
@@ -108,6 +115,7 @@ class VectorEnv(_ClosesOnExit, _memplace.VectorEnv):
         self.single_action_space = _action_space(action)
         self.observation_space = _observation_space(spec, self.num_envs)
         self.action_space = _action_space(action, self.num_envs)
+        _name_columns(self, spec)
 
     def __repr__(self):
         return f"memplace.VectorEnv({self.id!r}, num_envs={self.num_envs})"

@@ -72,7 +72,8 @@ class Discrete(Space):
 
     def sample(self, mask=None) -> int:
         """Uniform over 0 .. n - 1, or over the values where mask (n int8 entries) is nonzero.
-        Raises ValueError if the mask allows nothing."""
+        A mask that allows nothing gives 0 (``start``) without a draw, as in Gymnasium: a
+        sequential episode's last mask is all zeros."""
         return self._rng.discrete(self.n, mask)
 
     def contains(self, x) -> bool:
@@ -103,7 +104,8 @@ class MultiDiscrete(Space):
         """One value per entry. A mask, if given, has shape (*shape, width) with width >= max(nvec):
         row i's first nvec[i] entries say which values entry i may take. When every entry has the
         same n, a flat mask of size(nvec) * n rows is read as (size, n): the single-step env's
-        action_mask can be passed as it is."""
+        action_mask can be passed as it is. A row that allows nothing gives 0, as in Gymnasium
+        (a vector env's ended copies have all-zero masks; their actions are ignored)."""
         if mask is not None:
             mask = np.ascontiguousarray(mask)
             n = int(self._flat[0])
