@@ -213,6 +213,11 @@ TimeFs AllocationGameEnv::final_latency() const {
   return out.latency_fs;
 }
 
+std::size_t AllocationGameEnv::current_tensor() const {
+  if (done_) throw std::logic_error(setup_->id + ": no tensor to place: the episode has ended");
+  return setup_->order[cursor_];
+}
+
 ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
   const Simulator& sim = *ctx_->sim;
   if (seed) rng_.reseed(*seed);

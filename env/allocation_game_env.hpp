@@ -42,6 +42,8 @@ class AllocationGameEnv final : public Env {
 
   // The tensors of an episode, in placement order (tensors of zero bytes are not placed).
   std::span<const std::size_t> placement_order() const { return setup_->order; }
+  // The tensor the next step places; std::logic_error once the episode has ended.
+  std::size_t current_tensor() const;
   // The mapping so far (unplaced tensors in the slowest memory) and each tensor's offset in its
   // memory (-1 in the slowest).
   std::span<const MemoryIndex> mapping() const { return mapping_; }

@@ -1,6 +1,7 @@
 // memplace._memplace.Env: one environment with Gymnasium's reset/step signatures. The Python class
 // memplace.Env derives from it and adds the space objects (python/memplace/env.py).
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "env/allocation_game_env.hpp"
@@ -22,6 +23,18 @@ py::object placement_order(const Env& env) {
   if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
     return py::cast(
         std::vector<std::size_t>(seq->placement_order().begin(), seq->placement_order().end()));
+  return py::none();
+}
+
+// The tensor the next step places; None when no episode is running or the env places none.
+py::object current_tensor(const Env& env) {
+  try {
+    if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+      return py::int_(game->current_tensor());
+    if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
+      return py::int_(seq->current_tensor());
+  } catch (const std::logic_error&) {  // the episode has ended (or not begun)
+  }
   return py::none();
 }
 
@@ -118,6 +131,11 @@ void bind_env(py::module_& m) {
           "placement_order", [](const PyEnv& e) { return placement_order(e.env()); },
           "Sequential env and allocation game: the tensor ids in the order the episode places "
           "them (tensor id = 2 x layer + 0 for its weight, 1 for its output); None otherwise.")
+      .def_property_readonly(
+          "current_tensor", [](const PyEnv& e) { return current_tensor(e.env()); },
+          "Sequential env and allocation game: the id of the tensor the next step places (the "
+          "row of node_state whose weight_current or activation_current is 1); None before reset, "
+          "after the episode's last step, and in the single-step env.")
       .def_property_readonly(
           "mapping", [](const PyEnv& e) { return mapping(e.env()); },
           "Sequential env and allocation game: each tensor's memory so far (unplaced tensors in "

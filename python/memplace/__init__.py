@@ -30,13 +30,15 @@ from memplace._memplace import (
     paper_workloads,
 )
 from memplace import spaces
+from memplace.batching import pad_observations
 from memplace.checker import check_env
 from memplace.env import Env, VectorEnv, make, make_vec
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Env", "VectorEnv", "make", "make_vec", "check_env", "list_envs", "env_specs", "env_options",
+    "Env", "VectorEnv", "make", "make_vec", "check_env", "pad_observations", "list_envs",
+    "env_specs", "env_options",
     "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
     "load_hardware", "list_workloads", "list_hardware", "paper_workloads", "Rng", "InputError",
 ]

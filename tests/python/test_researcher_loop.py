@@ -1,5 +1,6 @@
 """The loop an RL researcher writes first, as written in Gymnasium's idiom: masked random actions
-across episode ends in a vector env, every column read by name, torch tensors as actions."""
+across episode ends in a vector env, every column read by name, a batch padded across workloads,
+torch tensors as actions."""
 
 import unittest
 
@@ -64,7 +65,16 @@ class NamedColumnsTest(unittest.TestCase):
             layer = int(np.argmax(weight + output))
             tensor = 2 * layer + int(output[layer] == 1.0)
             self.assertEqual(tensor, env.placement_order[step])
+            self.assertEqual(tensor, env.current_tensor)
             obs, *_ = env.step(int(np.argmax(obs["action_mask"])))
+        game = memplace.make(GAME)
+        self.assertIsNone(game.current_tensor)  # before reset
+        game.reset(seed=1)
+        for step in range(game.episode_length):
+            self.assertEqual(game.current_tensor, game.placement_order[step])
+            game.step(0)  # the slowest memory is always a candidate
+        self.assertIsNone(game.current_tensor)
+        self.assertIsNone(memplace.make("memplace/single-step/resnet50-v0").current_tensor)
 
     def test_names_of_every_kind(self):
         tensor_columns = ["weight_memory", "activation_memory", "weight_placed",
@@ -79,6 +89,51 @@ class NamedColumnsTest(unittest.TestCase):
         _, lead = self.check_names(envs, tensor_columns + ["free_staging", "memory_bound_share"])
         self.assertEqual(lead, (2,))
         self.assertEqual(envs.episode_length, memplace.make(SEQ_V1).episode_length)
+
+
+class PaddedBatchTest(unittest.TestCase):
+    def test_a_batch_across_two_workloads_and_chips(self):
+        small = memplace.make("memplace/sequential/resnet50-v0")
+        big = memplace.make_vec("memplace/sequential/bert-base@edge-tpu-v0", 2, seed=4)
+        small_obs, _ = small.reset(seed=1)
+        small_obs, *_ = small.step(int(np.argmax(small_obs["action_mask"])))
+        big_obs, _ = big.reset()
+        batch = memplace.pad_observations([small_obs, big_obs])
+        n_small, n_big = len(small_obs["nodes"]), big_obs["nodes"].shape[1]
+        e_small, e_big = len(small_obs["edge_links"]), big_obs["edge_links"].shape[1]
+        m_small, m_big = len(small_obs["action_mask"]), big_obs["action_mask"].shape[1]
+        self.assertNotEqual((n_small, m_small), (n_big, m_big))
+        n, e, m = max(n_small, n_big), max(e_small, e_big), max(m_small, m_big)
+        self.assertEqual(batch["nodes"].shape, (3, n, 21))
+        self.assertEqual(batch["node_state"].shape, (3, n, 6))
+        self.assertEqual(batch["edge_links"].shape, (3, e, 2))
+        self.assertEqual(batch["action_mask"].shape, (3, m))
+        self.assertTrue(batch["node_state"].flags.writeable)
+        # The real part is the observation, the rest is padding that a mask marks.
+        np.testing.assert_array_equal(batch["node_state"][0, :n_small], small_obs["node_state"])
+        np.testing.assert_array_equal(batch["nodes"][2, :n_big], big_obs["nodes"][1])
+        np.testing.assert_array_equal(batch["edge_links"][1, :e_big], big_obs["edge_links"][0])
+        np.testing.assert_array_equal(batch["action_mask"][0, :m_small], small_obs["action_mask"])
+        self.assertEqual(batch["node_mask"].sum(axis=1).tolist(), [n_small, n_big, n_big])
+        self.assertEqual(batch["edge_mask"].sum(axis=1).tolist(), [e_small, e_big, e_big])
+        self.assertFalse(batch["nodes"][~batch["node_mask"]].any())
+        self.assertFalse(batch["edge_links"][~batch["edge_mask"]].any())
+        self.assertFalse(batch["action_mask"][0, m_small:].any())
+        wider = memplace.pad_observations([small_obs], max_nodes=400, max_actions=5)
+        self.assertEqual(wider["nodes"].shape, (1, 400, 21))
+        self.assertEqual(wider["action_mask"].shape, (1, 5))
+
+    def test_bad_batches_are_refused(self):
+        v0, _ = memplace.make(SEQ).reset(seed=1)
+        v1, _ = memplace.make(SEQ_V1).reset(seed=1)
+        with self.assertRaisesRegex(ValueError, "nodes has \\[21, 23\\] columns"):
+            memplace.pad_observations([v0, v1])
+        with self.assertRaisesRegex(ValueError, "max_nodes=10 is below"):
+            memplace.pad_observations([v0], max_nodes=10)
+        with self.assertRaisesRegex(ValueError, "no observations"):
+            memplace.pad_observations([])
+        with self.assertRaises(TypeError):
+            memplace.pad_observations([np.zeros(3)])
 
 
 class TorchActionsTest(unittest.TestCase):
