@@ -1,5 +1,7 @@
 // memplace list: the shipped workloads, hardware models and suites, and the registered
 // environments and agents with their options.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "agents/registry.hpp"
@@ -21,12 +23,70 @@ std::string join(const std::vector<std::string>& values, const std::string& sepa
   return out;
 }
 
-// Every registered id in the JSON (with its options); in text, the ids, and the options of the
-// generic ids only (a per-workload id takes the same ones minus `workload`).
-void list_environments(nlohmann::json& doc, std::ostream* text) {
+// Which environments `memplace list` shows: every one, or those of a kind, version and hardware.
+struct EnvFilter {
+  std::string kind, version, hardware;
+  bool any() const { return !kind.empty() || !version.empty() || !hardware.empty(); }
+  // An id without "@<hardware>" runs on the default hardware unless its options say otherwise.
+  bool matches(const EnvSpec& env) const {
+    const std::string& on = env.hardware.empty() ? std::string(kDefaultHardware) : env.hardware;
+    return (kind.empty() || env.kind == kind) && (version.empty() || env.version == version) &&
+           (hardware.empty() || on == hardware);
+  }
+};
+
+std::vector<EnvSpec> listed_envs(const EnvFilter& filter) {
+  std::vector<EnvSpec> out;
+  for (const EnvSpec& env : registered_envs())
+    if (filter.matches(env)) out.push_back(env);
+  return out;
+}
+
+// One row per family and version (in the registry's order): its generic id, the workloads it has
+// an id for and the hardware those ids fix (174 ids in one list were hard to read).
+void print_env_groups(const std::vector<EnvSpec>& envs, std::ostream& out) {
+  struct Group {
+    std::string kind, version, generic = "—";
+    std::size_t ids = 0;
+    std::vector<std::string> workloads, hardware;
+  };
+  const auto add_once = [](std::vector<std::string>& to, const std::string& value) {
+    if (!value.empty() && std::find(to.begin(), to.end(), value) == to.end()) to.push_back(value);
+  };
+  std::vector<Group> groups;
+  for (const EnvSpec& env : envs) {
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.kind == env.kind && g.version == env.version;
+    });
+    if (group == groups.end()) {
+      groups.push_back(Group{});
+      group = groups.end() - 1;
+      group->kind = env.kind;
+      group->version = env.version;
+    }
+    if (env.workload.empty()) group->generic = env.id;
+    ++group->ids;
+    add_once(group->workloads, env.workload);
+    add_once(group->hardware, env.hardware);
+  }
+  TextTable table({"kind", "version", "generic id", "ids", "workloads", "also on"});
+  for (const Group& g : groups)
+    table.add_row({g.kind, g.version, g.generic, std::to_string(g.ids), join(g.workloads, ", "),
+                   g.hardware.empty() ? "—" : join(g.hardware, ", ")});
+  table.print(out);
+  out << "Ids: memplace/<kind>/<workload>[@<hardware>]-<version> (on " << kDefaultHardware
+      << " without @); every id: memplace list --ids, or with --kind, --env-version, --hardware "
+         "a table of the matching ones.\n";
+}
+
+// The environments in the JSON (with their options); in text, grouped — or the ids a filter
+// keeps — and the options of the generic ids (a per-workload id takes the same ones minus
+// `workload`).
+void list_environments(nlohmann::json& doc, std::ostream* text, const EnvFilter& filter) {
+  const std::vector<EnvSpec> envs = listed_envs(filter);
   TextTable ids({"environment", "description"});
   std::vector<std::pair<std::string, TextTable>> option_tables;
-  for (const EnvSpec& env : registered_envs()) {
+  for (const EnvSpec& env : envs) {
     ids.add_row({env.id, env.description});
     nlohmann::json options = nlohmann::json::array();
     TextTable table({"option", "default", "values", "meaning"});
@@ -40,6 +100,7 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
     }
     doc["environments"].push_back({{"id", env.id},
                                    {"kind", env.kind},
+                                   {"version", env.version},
                                    {"workload", env.workload},
                                    {"hardware", env.hardware},
                                    {"description", env.description},
@@ -47,7 +108,11 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
     if (env.workload.empty()) option_tables.emplace_back(env.id, std::move(table));
   }
   if (text == nullptr) return;
-  ids.print(*text);
+  if (filter.any()) {
+    ids.print(*text);
+    return;
+  }
+  print_env_groups(envs, *text);
   for (const auto& [id, table] : option_tables) {
     *text << "\nOptions of " << id << " (the per-workload ids take the same, without workload):\n";
     table.print(*text);
@@ -56,8 +121,9 @@ void list_environments(nlohmann::json& doc, std::ostream* text) {
 
 // The shipped suites' instances with their split (docs/suite.md); `memplace references --suite`
 // gives their references.
-void list_suites(nlohmann::json& doc, std::ostream* text) {
+void list_suites(nlohmann::json& doc, std::ostream* text, const std::string& only = "") {
   for (const std::string& name : embedded_suite_names()) {
+    if (!only.empty() && name != only) continue;
     const Suite suite = load_suite(name);
     TextTable instances({"instance", "split", "family", "model", "shape"});
     nlohmann::json entries = nlohmann::json::array();
@@ -116,10 +182,54 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
 void add_list_command(CLI::App& app, Streams io) {
   auto* cmd = app.add_subcommand(
       "list",
-      "List the shipped workloads, hardware models, environments and agents (with their options)");
+      "List the shipped workloads, hardware models, suites, environments and agents (with their "
+      "options); with a filter, only the matching environments or a suite's instances");
   auto json = std::make_shared<bool>(false);
+  auto ids_only = std::make_shared<bool>(false);
+  auto filter = std::make_shared<EnvFilter>();
+  auto suite = std::make_shared<std::string>();
   cmd->add_flag("--json", *json, "Print JSON instead of tables");
-  cmd->callback([io, json] {
+  cmd->add_flag("--ids", *ids_only,
+                "Print the environment ids (or, with --suite, the suite's instances), one per "
+                "line, for scripts");
+  std::vector<std::string> kinds, versions;
+  for (const EnvSpec& env : registered_envs()) {
+    if (std::find(kinds.begin(), kinds.end(), env.kind) == kinds.end()) kinds.push_back(env.kind);
+    if (std::find(versions.begin(), versions.end(), env.version) == versions.end())
+      versions.push_back(env.version);
+  }
+  cmd->add_option("--kind", filter->kind, "Only the environments of this kind")
+      ->check(CLI::IsMember(kinds));
+  cmd->add_option("--env-version", filter->version, "Only the environments of this version")
+      ->check(CLI::IsMember(versions));
+  cmd->add_option("--hardware", filter->hardware,
+                  "Only the environments on this hardware (" + std::string(kDefaultHardware) +
+                      ": the ids without @<hardware>)")
+      ->check(CLI::IsMember(embedded_hardware_names()));
+  cmd->add_option("--suite", *suite, "Only this suite's instances, with their split")
+      ->check(CLI::IsMember(embedded_suite_names()))
+      ->excludes(cmd->get_option("--kind"))
+      ->excludes(cmd->get_option("--env-version"))
+      ->excludes(cmd->get_option("--hardware"));
+  cmd->callback([io, json, ids_only, filter, suite] {
+    if (!suite->empty()) {
+      nlohmann::json doc;
+      list_suites(doc, (*json || *ids_only) ? nullptr : &io.out, *suite);
+      if (*json) io.out << doc.dump(2) << "\n";
+      if (*ids_only && !*json)
+        for (const auto& instance : doc["suites"][0]["instances"])
+          io.out << instance["instance"].get<std::string>() << "\n";
+      return;
+    }
+    if (*ids_only || filter->any()) {
+      nlohmann::json doc;
+      list_environments(doc, (*json || *ids_only) ? nullptr : &io.out, *filter);
+      if (*json) io.out << doc.dump(2) << "\n";
+      if (*ids_only && !*json)
+        for (const auto& env : doc["environments"])
+          io.out << env["id"].get<std::string>() << "\n";
+      return;
+    }
     nlohmann::json doc;
     TextTable workloads({"workload", "layers", "edges", "MACs", "weights", "description"});
     for (const std::string& name : embedded_workload_names()) {
@@ -147,7 +257,7 @@ void add_list_command(CLI::App& app, Streams io) {
     }
     if (*json) {
       list_suites(doc, nullptr);
-      list_environments(doc, nullptr);
+      list_environments(doc, nullptr, {});
       list_agents(doc, nullptr);
       io.out << doc.dump(2) << "\n";
       return;
@@ -157,7 +267,7 @@ void add_list_command(CLI::App& app, Streams io) {
     hardware.print(io.out);
     list_suites(doc, &io.out);
     io.out << "\n";
-    list_environments(doc, &io.out);
+    list_environments(doc, &io.out, {});
     list_agents(doc, &io.out);
   });
 }

@@ -11,6 +11,8 @@
 
 #include "apps/cli.hpp"
 #include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/suite.hpp"
+#include "env/registry.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {
@@ -265,13 +267,45 @@ TEST_CASE("info --json reports the shape and the references of a workload") {
   CHECK(doc["references"]["capacity-free-bound"]["speedup"].get<double>() >= 1.0);
 }
 
-TEST_CASE("list shows the registered environments and the options of the generic ids") {
+TEST_CASE("list shows the environments grouped, the options of the generic ids, and filters") {
   const Run text = run({"list"});
   REQUIRE(text.code == cli::kExitOk);
-  CHECK(text.out.find("memplace/sequential/bert-base-v0") != std::string::npos);
+  CHECK(text.out.find("| sequential  | v0      | memplace/sequential-v0 ") != std::string::npos);
+  CHECK(text.out.find("memplace/sequential/bert-base-v0") == std::string::npos);  // grouped
   CHECK(text.out.find("Options of memplace/single-step-v0") != std::string::npos);
   CHECK(text.out.find("| invalid ") != std::string::npos);
   CHECK(text.out.find("| order ") != std::string::npos);
+
+  // --ids: every id, one per line; the filters keep the matching ones.
+  const auto lines = [](const std::string& out) {
+    std::vector<std::string> v;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      v.push_back(line);
+    return v;
+  };
+  const std::vector<std::string> every = lines(run({"list", "--ids"}).out);
+  CHECK(every.size() == registered_envs().size());
+  CHECK(std::find(every.begin(), every.end(), "memplace/sequential/bert-base-v0") != every.end());
+  const std::vector<std::string> some = lines(run({"list", "--ids", "--kind", "sequential",
+                                                   "--env-version", "v1", "--hardware", "edge-tpu"})
+                                                  .out);
+  REQUIRE(!some.empty());
+  for (const std::string& id : some) {
+    CAPTURE(id);
+    CHECK(id.starts_with("memplace/sequential/"));
+    CHECK(id.ends_with("@edge-tpu-v1"));
+  }
+  const std::vector<std::string> on_default =
+      lines(run({"list", "--ids", "--hardware", "nnpi"}).out);
+  CHECK(std::find(on_default.begin(), on_default.end(), "memplace/malloc/resnet50-v2") !=
+        on_default.end());
+  CHECK(std::none_of(on_default.begin(), on_default.end(),
+                     [](const std::string& id) { return id.find('@') != std::string::npos; }));
+  const std::vector<std::string> instances = lines(run({"list", "--suite", "v1", "--ids"}).out);
+  CHECK(instances.size() == load_suite("v1").instances.size());
+  CHECK(run({"list", "--kind", "bogus"}).code == cli::kExitBadInput);
+  CHECK(run({"list", "--suite", "v1", "--kind", "malloc"}).code == cli::kExitBadInput);
 
   const Run json = run({"list", "--json"});
   REQUIRE(json.code == cli::kExitOk);
