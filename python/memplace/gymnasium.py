@@ -9,9 +9,16 @@ Gymnasium's ids allow one "/" (namespace/name-vN) and no "@", so memplace/<kind>
 registered as memplace/<kind>-<workload>-v0 and memplace/<kind>/<workload>@<hardware>-v0 as
 memplace/<kind>-<workload>-on-<hardware>-v0; the generic ids keep their names
 (memplace/sequential-v0).
+
+``gymnasium.make_vec(id, num_envs)`` gives memplace's C++ vector env (registered as the
+``vector_entry_point``), not copies stepped in Python; ``render_mode=None`` is accepted by both and
+any other mode refused (memplace has no rendering). Checked against Gymnasium 1.x's registration
+rules with a stand-in module (tests/python/test_errors.py): Debian does not package Gymnasium.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 import memplace
 
@@ -38,13 +45,22 @@ def to_gymnasium_space(space, spaces):
     raise TypeError(f"no Gymnasium equivalent of {space!r}")
 
 
+def _refuse_render_mode(render_mode) -> None:
+    """Gymnasium's make passes render_mode through (warning when the env lacks the mode)."""
+    if render_mode is not None:
+        raise ValueError(f"render_mode={render_mode!r}: memplace environments have no render "
+                         "modes (metadata['render_modes'] is empty); pass render_mode=None")
+
+
 def _adapter(gymnasium):
     class GymnasiumEnv(gymnasium.Env):
         """A memplace.Env as a gymnasium.Env (same observations, rewards and info)."""
 
         metadata = {"render_modes": []}
 
-        def __init__(self, memplace_id: str, **options):
+        def __init__(self, memplace_id: str, render_mode=None, **options):
+            _refuse_render_mode(render_mode)
+            self.render_mode = None
             self.env = memplace.make(memplace_id, **options)
             self.observation_space = to_gymnasium_space(self.env.observation_space,
                                                         gymnasium.spaces)
@@ -63,6 +79,54 @@ def _adapter(gymnasium):
     return GymnasiumEnv
 
 
+def _vector_adapter(gymnasium):
+    vector = gymnasium.vector
+
+    class GymnasiumVectorEnv(vector.VectorEnv):
+        """A memplace.VectorEnv as a gymnasium.vector.VectorEnv: what ``gymnasium.make_vec`` gives
+        (the copies step in C++; Gymnasium's next-step autoreset; infos with Gymnasium's ``_key``
+        masks)."""
+
+        metadata = {"render_modes": [], "autoreset_mode": vector.AutoresetMode.NEXT_STEP}
+
+        def __init__(self, memplace_id: str, num_envs: int = 1, render_mode=None,
+                     num_threads: int = 0, **options):
+            _refuse_render_mode(render_mode)
+            self.render_mode = None
+            self.envs = memplace.make_vec(memplace_id, num_envs, num_threads=num_threads,
+                                          **options)
+            self.num_envs = self.envs.num_envs
+            self.single_observation_space = to_gymnasium_space(
+                self.envs.single_observation_space, gymnasium.spaces)
+            self.single_action_space = to_gymnasium_space(self.envs.single_action_space,
+                                                          gymnasium.spaces)
+            self.observation_space = vector.utils.batch_space(self.single_observation_space,
+                                                              self.num_envs)
+            self.action_space = vector.utils.batch_space(self.single_action_space, self.num_envs)
+
+        def _infos(self, infos: dict) -> dict:
+            every = np.ones(self.num_envs, dtype=bool)
+            return {**infos, **{"_" + key: every for key in infos}}
+
+        def reset(self, *, seed=None, options=None):
+            if isinstance(seed, (list, tuple)):  # Gymnasium allows one seed per copy
+                if list(seed) != [seed[0] + i for i in range(self.num_envs)]:
+                    raise ValueError("memplace seeds copy i with seed + i: pass one int, or the "
+                                     f"list [s, s + 1, ..., s + {self.num_envs - 1}]")
+                seed = seed[0]
+            obs, infos = self.envs.reset(seed=seed, options=options)
+            return obs, self._infos(infos)
+
+        def step(self, actions):
+            obs, rewards, terminated, truncated, infos = self.envs.step(actions)
+            return obs, rewards, terminated, truncated, self._infos(infos)
+
+        def close(self, **kwargs):
+            self.envs.close()
+
+    return GymnasiumVectorEnv
+
+
 def register_all() -> list[str]:
     """Registers every memplace environment with Gymnasium; returns the Gymnasium ids.
     Raises ImportError if Gymnasium is not installed."""
@@ -71,11 +135,11 @@ def register_all() -> list[str]:
     except ImportError as e:
         raise ImportError("memplace.gymnasium.register_all() needs the gymnasium package; "
                           "memplace.make() works without it") from e
-    adapter = _adapter(gymnasium)
+    adapter, vector_adapter = _adapter(gymnasium), _vector_adapter(gymnasium)
     ids = []
     for spec in memplace.env_specs():
         gym_id = gymnasium_id(spec["id"])
-        gymnasium.register(id=gym_id, entry_point=adapter,
+        gymnasium.register(id=gym_id, entry_point=adapter, vector_entry_point=vector_adapter,
                            kwargs={"memplace_id": spec["id"]})
         ids.append(gym_id)
     return ids
