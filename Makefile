@@ -24,7 +24,8 @@ build: deps
 run: build
 	@build/$(PRESET)/apps/memplace references --suite v1 --split test
 	@echo
-	@build/$(PRESET)/apps/memplace table docs/results/suite-quick.yaml --out runs/quick-suite
+	@build/$(PRESET)/apps/memplace table docs/results/suite-quick.yaml --out runs/quick-suite \
+		--if-config-differs move-aside
 
 # The whole test suite, twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer.
 test: test-default test-asan

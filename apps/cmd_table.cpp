@@ -32,6 +32,7 @@ struct TableCommandOptions {
   std::uint64_t budget = 0;
   int jobs = -1;
   std::string env_version;
+  std::string if_config_differs = "refuse";
   bool quiet = false;
 };
 
@@ -54,7 +55,14 @@ void run_table(const TableCommandOptions& o, Streams io) {
     if (o.jobs >= 0) config.jobs = o.jobs;
     if (!o.env_version.empty()) config.set_env_version(parse_version(o.env_version));
   });
-  experiments::TableRunner runner(std::move(config), o.out, io.ranks);
+  experiments::TableRunner runner(std::move(config), o.out, io.ranks,
+                                  o.if_config_differs == "move-aside"
+                                      ? experiments::ConfigChange::move_aside
+                                      : experiments::ConfigChange::refuse);
+  if (!runner.moved_aside_to().empty())
+    io.err << "table: " << runner.folder().string()
+           << " held a table with another config (a default or an option changed); moved it to "
+           << runner.moved_aside_to().string() << " and started afresh\n";
   const experiments::TableConfig& c = runner.config();
   const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;
   // Rank 0 speaks for the job.
@@ -142,6 +150,10 @@ void add_table_command(CLI::App& app, Streams io) {
   cmd->add_option("--env-version", o->env_version,
                   "Override the config's env version: v1 (streaming, the default) or v0 (pinned)")
       ->check(CLI::IsMember({"v0", "v1"}));
+  cmd->add_option("--if-config-differs", o->if_config_differs,
+                  "When --out holds a table with another config: refuse (the default), or "
+                  "move-aside (to <out>.previous-<n>, then start afresh)")
+      ->check(CLI::IsMember({"refuse", "move-aside"}));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_table(*o, io); });
 }

@@ -167,9 +167,26 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
   return r;
 }
 
-TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
+namespace {
+
+// The first `<folder><tag><n>` (n = 1, 2, ...) that does not exist, beside `folder`.
+fs::path free_sibling(const fs::path& folder, const std::string& tag) {
+  fs::path base = folder.lexically_normal();
+  if (!base.has_filename()) base = base.parent_path();  // "runs/table/"
+  for (int n = 1;; ++n) {
+    fs::path candidate = base;
+    candidate += tag + std::to_string(n);
+    if (!fs::exists(candidate)) return candidate;
+  }
+}
+
+}  // namespace
+
+TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks,
+                         ConfigChange on_change)
     : config_(std::move(config)), out_(std::move(out)), ranks_(&ranks) {
   const fs::path saved = out_ / "config.yaml";
+  bool move_aside = false;
   run_agreed(ranks, OnRanks::every, [&] {
     config_.resolve();
     std::set<std::string> stems;
@@ -190,10 +207,14 @@ TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
       if (!YamlInput(text, saved.string()).root()["env_version"])
         earlier.set_env_version(ModelVersion::v0);
       earlier.resolve();
-      if (comparable_yaml(earlier) != comparable_yaml(config_))
-        throw InputError(out_.string() +
-                         ": holds a table with another config (config.yaml); choose another "
-                         "--out, or rerun with that config");
+      if (comparable_yaml(earlier) != comparable_yaml(config_)) {
+        if (on_change == ConfigChange::refuse)
+          throw InputError(out_.string() +
+                           ": holds a table with another config (config.yaml); choose another "
+                           "--out, rerun with that config, or add --if-config-differs "
+                           "move-aside to keep it beside a fresh table");
+        move_aside = true;
+      }
     }
   });
   require_same_on_every_rank(
@@ -201,6 +222,15 @@ TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks)
       "was started with another table config or --out than rank 0; every rank of a job must be "
       "given the same command");
   run_agreed(ranks, OnRanks::leader_only, [&] {
+    if (move_aside) {
+      const fs::path aside = free_sibling(out_, ".previous-");
+      std::error_code error;
+      fs::rename(out_, aside, error);
+      if (error)
+        throw InputError(out_.string() + ": cannot move the earlier table aside to " +
+                         aside.string() + " (" + error.message() + ")");
+      moved_aside_to_ = aside;
+    }
     try {
       fs::create_directories(out_ / "runs");
     } catch (const fs::filesystem_error& e) {

@@ -85,14 +85,18 @@ struct TableOutcome {
                                   // checkpoints
 };
 
+// What opening a table folder that holds another config does: refuse (InputError), or move the
+// old folder aside to a free sibling `<out>.previous-<n>` and start afresh (what `make run` asks
+// for, so that a rerun after a default changed needs no hand work).
+enum class ConfigChange { refuse, move_aside };
+
 class TableRunner {
  public:
   // Opens the table folder `out`, creating it with config.yaml, or checking that an existing
-  // one holds the same config (InputError naming the first difference otherwise). Every rank of
-  // `ranks` must pass the same config and folder, and be able to write there (InputError on
-  // every rank otherwise).
-  TableRunner(TableConfig config, std::filesystem::path out,
-              ProcessGroup& ranks = single_process());
+  // one holds the same config (otherwise as `on_change` says). Every rank of `ranks` must pass
+  // the same config and folder, and be able to write there (InputError on every rank otherwise).
+  TableRunner(TableConfig config, std::filesystem::path out, ProcessGroup& ranks = single_process(),
+              ConfigChange on_change = ConfigChange::refuse);
 
   // Runs every missing cell (this rank's share of them). `progress` is called on rank 0 (from
   // one thread at a time) whenever one of its cells finishes; `stop` is polled by every running
@@ -103,6 +107,8 @@ class TableRunner {
 
   const TableConfig& config() const { return config_; }
   const std::filesystem::path& folder() const { return out_; }
+  // Where the folder's earlier table went (ConfigChange::move_aside, rank 0); empty if nowhere.
+  const std::filesystem::path& moved_aside_to() const { return moved_aside_to_; }
   // A cell's run folder.
   std::filesystem::path cell_folder(const std::string& agent, const std::string& workload,
                                     std::uint64_t seed) const;
@@ -111,6 +117,7 @@ class TableRunner {
   TableConfig config_;
   std::filesystem::path out_;
   ProcessGroup* ranks_;
+  std::filesystem::path moved_aside_to_;
 };
 
 }  // namespace memplace::experiments

@@ -23,6 +23,7 @@ namespace memplace {
 namespace {
 
 using experiments::CellResult;
+using experiments::ConfigChange;
 using experiments::TableConfig;
 using experiments::TableRunner;
 using testing::TempDir;
@@ -320,6 +321,23 @@ TEST_CASE("table runner: the same table on 1 and 2 jobs, and a rerun runs nothin
   other.budget = 500;
   CHECK_THROWS_WITH_AS(TableRunner(other, dir.path / "one"), doctest::Contains("another config"),
                        InputError);
+  // Or, asked to, the earlier table is moved aside whole (twice: to the next free name) and the
+  // new one starts afresh.
+  for (const int n : {1, 2}) {
+    CAPTURE(n);
+    TableRunner moved(other, dir.path / "one/", single_process(), ConfigChange::move_aside);
+    const std::filesystem::path aside = dir.path / ("one.previous-" + std::to_string(n));
+    CHECK(moved.moved_aside_to() == aside);
+    CHECK(std::filesystem::exists(aside / "config.yaml"));
+    CHECK(moved.run().cells_run == 6);
+    other.budget += 100;
+  }
+  TableRunner earlier(toy_table(toy, 2), dir.path / "one.previous-1");
+  CHECK(csv_of(earlier.run(), earlier.config()) == csv_of(a, one.config()));  // intact
+  // The same config is no change: nothing moves.
+  TableRunner same(toy_table(toy, 1), dir.path / "two", single_process(), ConfigChange::move_aside);
+  CHECK(same.moved_aside_to().empty());
+  CHECK(same.run().cells_run == 0);
 }
 
 TEST_CASE("table runner: a folder from before v1 was the default is a v0 table") {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make run` reruns a table into the same folder after a default changed: with
+# --if-config-differs move-aside the earlier table is moved to <out>.previous-1, the command says
+# so and succeeds; without it, the folder is refused (exit 2) and left as it was.
+#
+# Usage: table_config_change.sh path/to/memplace   (run from the repository root)
+set -u
+memplace=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+printf 'agents: [random]\nworkloads: [resnet50]\nseeds: 1\nbudget: 200\n' > "$work/before.yaml"
+printf 'agents: [random]\nworkloads: [resnet50]\nseeds: 1\nbudget: 300\n' > "$work/after.yaml"
+"$memplace" table "$work/before.yaml" --out "$work/t" -q > /dev/null 2>&1 || fail "first table"
+cp "$work/t/table.csv" "$work/first.csv"
+
+"$memplace" table "$work/after.yaml" --out "$work/t" -q > /dev/null 2> "$work/err"
+[ $? -eq 2 ] || fail "another config was not refused with exit code 2"
+grep -q -- "--if-config-differs move-aside" "$work/err" || fail "the refusal names no way out"
+cmp -s "$work/t/table.csv" "$work/first.csv" || fail "the refused rerun changed the table"
+
+"$memplace" table "$work/after.yaml" --out "$work/t" --if-config-differs move-aside -q \
+  > /dev/null 2> "$work/err" || { cat "$work/err"; fail "move-aside did not run the new table"; }
+grep -q "moved it to $work/t.previous-1" "$work/err" || fail "it did not say what it did"
+cmp -s "$work/t.previous-1/table.csv" "$work/first.csv" || fail "the earlier table was not kept"
+grep -q "budget: 300" "$work/t/config.yaml" || fail "the new table is not the new config"
+grep -q "^resnet50,random," "$work/t/table.csv" || fail "the new table has no row"
+# Rerun with the same config: nothing moves, nothing to run.
+"$memplace" table "$work/after.yaml" --out "$work/t" --if-config-differs move-aside -q \
+  > /dev/null 2> "$work/err" || fail "the unchanged rerun failed"
+grep -q "moved" "$work/err" && fail "an unchanged config moved the table"
+[ ! -e "$work/t.previous-2" ] || fail "an unchanged config moved the table"
+"$memplace" table "$work/after.yaml" --out "$work/t" --if-config-differs sideways > /dev/null 2>&1
+[ $? -eq 2 ] || fail "a bad --if-config-differs value was not refused with exit code 2"
+echo "ok"
