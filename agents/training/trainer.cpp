@@ -316,7 +316,15 @@ Trainer Trainer::resume(const fs::path& run_dir, ProcessGroup& ranks) {
                              "must be given the same command");
   run_agreed(ranks, OnRanks::every, [&] {
     s.build();
-    s.read_checkpoint();
+    try {
+      s.read_checkpoint();
+    } catch (const InputError& e) {
+      // Most often a checkpoint from a memplace whose records differ: say how to go on.
+      throw InputError(std::string(e.what()) +
+                       "; this build of memplace cannot resume it (written by another version, "
+                       "or damaged): start the run afresh with `memplace train --config " +
+                       s.folder.config().string() + " --out <a new folder>`");
+    }
   });
   return Trainer(std::move(state));
 }

@@ -9,6 +9,7 @@
 
 #include "agents/registry.hpp"
 #include "agents/training/trainer.hpp"
+#include "base/state_archive.hpp"
 #include "env/model/references.hpp"
 #include "env/placement_context.hpp"
 #include "tests/support/agent_harness.hpp"
@@ -33,6 +34,28 @@ TEST_CASE("trainer: a run builds one placement context (one simulator and its re
   CHECK(placement_contexts_made() == before + 1);
   agents::Trainer::resume(dir.path / "run");
   CHECK(placement_contexts_made() == before + 2);
+}
+
+TEST_CASE(
+    "trainer: a checkpoint it cannot read is refused with the command that restarts the run") {
+  TempDir dir;
+  agents::TrainConfig config;
+  config.agent = "sa";
+  config.budget = 400;
+  config.threads = 1;
+  config.checkpoint_every = 200;
+  agents::Trainer(config, dir.path / "run").run();
+  // A checkpoint as an older memplace with other records would have left it: the right config,
+  // then a record this build does not expect.
+  StateWriter old;
+  old.put("trainer.config", agents::TrainConfig::load(dir.path / "run" / "config.yaml").to_yaml());
+  old.put("trainer.generation", std::uint64_t{3});
+  old.save(dir.path / "run" / "checkpoint.bin");
+  CHECK_THROWS_WITH_AS(agents::Trainer::resume(dir.path / "run"),
+                       doctest::Contains("cannot resume it (written by another version, or "
+                                         "damaged): start the run afresh with `memplace train "
+                                         "--config "),
+                       InputError);
 }
 
 TEST_CASE("trainer: env_version v1 trains under the streaming dynamics, over its compiler") {
