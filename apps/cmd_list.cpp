@@ -23,6 +23,11 @@ std::string join(const std::vector<std::string>& values, const std::string& sepa
   return out;
 }
 
+// Appends `value` unless it is empty or already there (first-appearance order).
+void add_once(std::vector<std::string>& to, const std::string& value) {
+  if (!value.empty() && std::find(to.begin(), to.end(), value) == to.end()) to.push_back(value);
+}
+
 // Which environments `memplace list` shows: every one, or those of a kind, version and hardware.
 struct EnvFilter {
   std::string kind, version, hardware;
@@ -49,9 +54,6 @@ void print_env_groups(const std::vector<EnvSpec>& envs, std::ostream& out) {
     std::string kind, version, generic = "—";
     std::size_t ids = 0;
     std::vector<std::string> workloads, hardware;
-  };
-  const auto add_once = [](std::vector<std::string>& to, const std::string& value) {
-    if (!value.empty() && std::find(to.begin(), to.end(), value) == to.end()) to.push_back(value);
   };
   std::vector<Group> groups;
   for (const EnvSpec& env : envs) {
@@ -194,9 +196,8 @@ void add_list_command(CLI::App& app, Streams io) {
                 "line, for scripts");
   std::vector<std::string> kinds, versions;
   for (const EnvSpec& env : registered_envs()) {
-    if (std::find(kinds.begin(), kinds.end(), env.kind) == kinds.end()) kinds.push_back(env.kind);
-    if (std::find(versions.begin(), versions.end(), env.version) == versions.end())
-      versions.push_back(env.version);
+    add_once(kinds, env.kind);
+    add_once(versions, env.version);
   }
   cmd->add_option("--kind", filter->kind, "Only the environments of this kind")
       ->check(CLI::IsMember(kinds));

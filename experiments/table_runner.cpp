@@ -86,6 +86,17 @@ void gather_results(ProcessGroup& ranks, const std::vector<Cell>& cells,
   }
 }
 
+// The first `<folder><tag><n>` (n = 1, 2, ...) that does not exist, beside `folder`.
+fs::path free_sibling(const fs::path& folder, const std::string& tag) {
+  fs::path base = folder.lexically_normal();
+  if (!base.has_filename()) base = base.parent_path();  // "runs/table/"
+  for (int n = 1;; ++n) {
+    fs::path candidate = base;
+    candidate += tag + std::to_string(n);
+    if (!fs::exists(candidate)) return candidate;
+  }
+}
+
 }  // namespace
 
 std::vector<int> share_out(std::span<const double> costs, int ranks) {
@@ -166,21 +177,6 @@ CellResult parse_result_yaml(std::string_view text, std::string_view origin) {
     r.agent_status = in.string(n, "agent_status");
   return r;
 }
-
-namespace {
-
-// The first `<folder><tag><n>` (n = 1, 2, ...) that does not exist, beside `folder`.
-fs::path free_sibling(const fs::path& folder, const std::string& tag) {
-  fs::path base = folder.lexically_normal();
-  if (!base.has_filename()) base = base.parent_path();  // "runs/table/"
-  for (int n = 1;; ++n) {
-    fs::path candidate = base;
-    candidate += tag + std::to_string(n);
-    if (!fs::exists(candidate)) return candidate;
-  }
-}
-
-}  // namespace
 
 TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks,
                          ConfigChange on_change)

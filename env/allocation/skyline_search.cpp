@@ -140,7 +140,7 @@ class Skyline {
     return best;
   }
 
-  // Whether buffer i can sit at `floor`, the lowest floor, in its first section.
+  // Whether buffer i, crossing a section at `floor` (the lowest floor), can sit right at it.
   bool sits_at(int i, std::int64_t floor) const {
     return !placed_[i] && (twin_before_[i] < 0 || placed_[twin_before_[i]]) &&
            lowest_offset(i) == floor && !lands_on_higher_rank(i, floor);

@@ -3,7 +3,6 @@
 // from Rng(s).
 #include <algorithm>
 #include <span>
-#include <stdexcept>
 #include <string>
 
 #include "base/rng.hpp"
@@ -48,11 +47,7 @@ std::int64_t masked_sample(Rng& rng, std::int64_t n, std::span<const std::uint8_
   if (mask.size() == static_cast<std::size_t>(n) &&
       std::all_of(mask.begin(), mask.end(), [](std::uint8_t m) { return m == 0; }))
     return 0;
-  try {
-    return Discrete{n}.sample(rng, mask);
-  } catch (const std::invalid_argument& e) {
-    throw py::value_error(e.what());
-  }
+  return Discrete{n}.sample(rng, mask);  // std::invalid_argument reaches Python as ValueError
 }
 
 py::array_t<std::int64_t> multi_discrete(Rng& rng, const std::vector<std::int64_t>& nvec,
