@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
 # Installs the Debian bookworm packages memplace needs, only those that are missing.
+#   scripts/install-deps.sh run    what building and running need: the `memplace` program and the
+#                                  Python package (`make run`, `make build`, `make install`)
+#   scripts/install-deps.sh test   the above and what the test suite, the benchmarks against
+#                                  PyTorch and the packaging checks need (`make test`)
+# scripts/dependency-sizes.sh measures both sets (README, "Install").
 # Runs as root (as the README's commands do); `apt-get update` runs first when anything is missing.
 set -euo pipefail
-packages=(
+run_packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libopenblas-dev
   coinor-libcbc-dev
   openmpi-bin libopenmpi-dev
-  doctest-dev libbenchmark-dev
   python3 python3-dev python3-numpy pybind11-dev
-  python3-torch
 )
+test_packages=(
+  doctest-dev libbenchmark-dev
+  python3-torch
+  python3-pip python3-venv python3-setuptools python3-wheel
+)
+case "${1:-test}" in
+  run) packages=("${run_packages[@]}") ;;
+  test) packages=("${run_packages[@]}" "${test_packages[@]}") ;;
+  --list-run) printf '%s\n' "${run_packages[@]}"; exit 0 ;;
+  --list-test) printf '%s\n' "${test_packages[@]}"; exit 0 ;;
+  *) echo "usage: $0 [run|test]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
