@@ -14,9 +14,12 @@ using namespace memplace;
 
 int main(int argc, char** argv) {
   const int episodes = argc > 1 ? std::stoi(argv[1]) : 3000;
+  // MobileNetV3-Large at batch 32 on the Edge TPU, an instance of the benchmark suite's dev split.
   // invalid=rectify: a mapping that overflows a memory is repaired (as a compiler would) and
   // scored.
-  const auto env = make("memplace/single-step/resnet50-v0", {{"invalid", "rectify"}});
+  const auto env = make(
+      "memplace/single-step-v1",
+      {{"workload", "mobilenet-v3-large-b32"}, {"hardware", "edge-tpu"}, {"invalid", "rectify"}});
   const ObservationView first = env->reset(0).obs;
   // Where each tensor can fit at all (row-major: tensor, then memory).
   const std::vector<std::uint8_t> fits(first.action_mask.begin(), first.action_mask.end());

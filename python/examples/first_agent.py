@@ -1,7 +1,7 @@
 """A first agent: one softmax preference per tensor and memory, learned by REINFORCE.
 
-The single-step env asks for a whole mapping at once: a memory (0 = SRAM, 1 = LLC, 2 = DRAM) for
-each layer's weight and output. The policy keeps a table of preferences theta[tensor, memory] and
+The single-step env asks for a whole mapping at once: a memory (on the Edge TPU 0 = SRAM, 1 = HOST)
+for each layer's weight and output. The policy keeps a table of preferences theta[tensor, memory] and
 samples every tensor's memory from softmax(theta[tensor]); after each episode it moves theta
 towards the choices of mappings that beat the running average reward.
 """
@@ -12,8 +12,10 @@ import numpy as np
 import memplace
 
 episodes = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+# MobileNetV3-Large at batch 32 on the Edge TPU, an instance of the benchmark suite's dev split.
 # invalid=rectify: a mapping that overflows a memory is repaired (as a compiler would) and scored.
-env = memplace.make("memplace/single-step/resnet50-v0", invalid="rectify")
+env = memplace.make("memplace/single-step-v1", workload="mobilenet-v3-large-b32",
+                    hardware="edge-tpu", invalid="rectify")
 obs, info = env.reset(seed=0)
 memories = env.simulator.num_memories
 fits = obs["action_mask"].reshape(-1, memories).astype(bool)  # where each tensor can fit at all

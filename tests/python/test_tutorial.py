@@ -37,8 +37,10 @@ class TutorialTest(unittest.TestCase):
             bests = [float(b) for b in re.findall(r"best (\d+\.\d+)", out)]
             self.assertEqual(len(bests), 10, out)
             self.assertGreater(bests[-1], bests[0], f"no improvement after the first tenth:\n{out}")
-            self.assertGreater(bests[-1], 0.95, out)
-            check = subprocess.run([MEMPLACE, "evaluate", "resnet50", "first-agent-mapping.yaml"],
+            # Above the compiler by 10 %: no constant rule reaches the compiler here (0.97 at best).
+            self.assertGreater(bests[-1], 1.10, out)
+            check = subprocess.run([MEMPLACE, "evaluate", "mobilenet-v3-large-b32",
+                                    "first-agent-mapping.yaml"],
                                    cwd=d, capture_output=True, text=True)
             self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
             self.assertIn("reproduced exactly", check.stdout)
