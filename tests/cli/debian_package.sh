@@ -5,10 +5,6 @@
 #
 # Usage: debian_package.sh path/to/build/apps/memplace   (run from the repository root)
 set -u
-build=$(readlink -f "$(dirname "$1")/..")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 source tests/cli/installed_checks.sh
 
 cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work/out" > "$work/cpack.log" 2>&1 ||

@@ -5,10 +5,6 @@
 #
 # Usage: install_prefix.sh path/to/build/apps/memplace   (run from the repository root)
 set -u
-build=$(readlink -f "$(dirname "$1")/..")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 source tests/cli/installed_checks.sh
 
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log" 2>&1 ||

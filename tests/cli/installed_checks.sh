@@ -1,9 +1,15 @@
 # Sourced by the scripts that test memplace's installed forms (install_prefix.sh, debian_package.sh,
-# pip_install.sh): `check_installed PROGRAM PYTHON [PYTHONPATH]` runs an installed program and
-# package from outside the repository: `memplace list` and `evaluate`, an episode through
-# `import memplace` (which must come from the installed place, not the build tree), and
-# `python3 -m memplace`. Needs $work (a scratch folder), fail() and the repository root as the
-# working directory (for a mapping file to evaluate).
+# pip_install.sh), whose $1 is the program of the build under test: sets $build (its build
+# folder), $work (a scratch folder, removed at exit) and fail(), and defines
+# `check_installed PROGRAM PYTHON [PYTHONPATH]`, which runs an installed program and package from
+# outside the repository: `memplace list` and `evaluate`, an episode through `import memplace`
+# (which must come from the installed place, not the build tree), and `python3 -m memplace`.
+# The scripts run from the repository root (a mapping file to evaluate is taken from there).
+build=$(readlink -f "$(dirname "$1")/..")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
 check_installed() {
   local program=$1 python=$2 pythonpath=${3:-}
   local where

@@ -7,10 +7,6 @@
 #
 # Usage: pip_install.sh path/to/build/apps/memplace   (run from the repository root)
 set -u
-build=$(readlink -f "$(dirname "$1")/..")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 source tests/cli/installed_checks.sh
 
 mkdir "$work/src"
