@@ -7,6 +7,7 @@
 #include "agents/nn/gemm.hpp"
 #include "apps/commands.hpp"
 #include "base/errors.hpp"
+#include "base/version.hpp"
 
 namespace memplace::cli {
 namespace {
@@ -33,6 +34,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   CLI::App app{
       "memplace: reinforcement-learning environments and agents for tensor memory placement on "
       "ML accelerators (weights and activations of every layer to SRAM / LLC / DRAM)."};
+  app.set_version_flag("--version", "memplace " + std::string(memplace_version()));
   app.require_subcommand(1);
   app.fallthrough(false);
   const Streams io{out, err, ranks};
@@ -70,6 +72,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const CLI::CallForAllHelp&) {
     tell_the_other_ranks(ranks, scales_out, "printed the help instead of running the command");
     if (ranks.leader()) out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion& e) {
+    if (ranks.leader()) out << e.what() << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     // Help for a subcommand arrives as CallForHelp from that subcommand's parse.

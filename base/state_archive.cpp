@@ -146,6 +146,14 @@ std::string_view StateReader::next(std::string_view name, RecordType type) {
   return value;
 }
 
+bool StateReader::next_is(std::string_view name) const {
+  std::uint32_t name_size = 0;
+  if (end_ - position_ < sizeof name_size) return false;
+  std::memcpy(&name_size, bytes_.data() + position_, sizeof name_size);
+  const std::size_t start = position_ + sizeof name_size;
+  return end_ - start >= name_size && std::string_view(bytes_.data() + start, name_size) == name;
+}
+
 std::uint64_t StateReader::get_u64(std::string_view name) {
   std::uint64_t v = 0;
   std::memcpy(&v, next(name, RecordType::u64).data(), sizeof v);

@@ -107,6 +107,9 @@ class StateReader {
            " values, expected " + std::to_string(out.size()));
     if (!out.empty()) std::memcpy(out.data(), raw.data(), raw.size());
   }
+  // Whether the next record is named `name` (an optional record, such as a version some writers
+  // did not yet write); reads nothing.
+  bool next_is(std::string_view name) const;
   // Throws unless every record was read (a checkpoint with more state than the reader expects).
   void expect_end() const;
   const std::string& source() const { return source_; }

@@ -11,6 +11,7 @@
 #include "agents/training/run_folder.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/version.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/single_step_env.hpp"
 
@@ -85,6 +86,14 @@ bool read_outcomes_message(std::string message, int rank, std::size_t tensors,
   return stop;
 }
 
+// Who wrote a checkpoint this build cannot read, from the version it records ("" if none).
+std::string checkpoint_origin(const std::string& version) {
+  if (version.empty())
+    return "written by a memplace before 0.2.0, which did not record its version";
+  if (version != memplace_version()) return "written by memplace " + version;
+  return "written by this version, then damaged";
+}
+
 }  // namespace
 
 struct Trainer::State {
@@ -95,7 +104,8 @@ struct Trainer::State {
   std::unique_ptr<Agent> agent;
   std::vector<CurveRow> curve;
   std::uint64_t evaluations = 0;
-  double wall_before = 0;  // seconds spent before this process resumed the run
+  double wall_before = 0;          // seconds spent before this process resumed the run
+  std::string checkpoint_version;  // the memplace that wrote the checkpoint resumed from
   std::uint64_t last_checkpoint = 0;
   // Since the last curve row.
   std::uint64_t pending = 0, pending_valid = 0;
@@ -217,6 +227,7 @@ struct Trainer::State {
     if (best)
       save_mapping(folder.best_mapping(), sim(), *best, RecordedResult{best_latency_fs, true});
     StateWriter out;
+    out.put("memplace.version", memplace_version());
     out.put("trainer.config", config.to_yaml());
     out.put("trainer.evaluations", evaluations);
     out.put("trainer.wall_seconds", wall);
@@ -240,6 +251,8 @@ struct Trainer::State {
 
   void read_checkpoint() {
     StateReader in = StateReader::load(folder.checkpoint());
+    // Checkpoints record the version that wrote them since 0.2.0.
+    checkpoint_version = in.next_is("memplace.version") ? in.get_text("memplace.version") : "";
     if (in.get_text("trainer.config") != config.to_yaml())
       throw InputError(folder.checkpoint().string() +
                        ": the checkpoint was written for another config than config.yaml");
@@ -319,10 +332,10 @@ Trainer Trainer::resume(const fs::path& run_dir, ProcessGroup& ranks) {
     try {
       s.read_checkpoint();
     } catch (const InputError& e) {
-      // Most often a checkpoint from a memplace whose records differ: say how to go on.
-      throw InputError(std::string(e.what()) +
-                       "; this build of memplace cannot resume it (written by another version, "
-                       "or damaged): start the run afresh with `memplace train --config " +
+      // Most often a checkpoint from a memplace whose records differ: say which and how to go on.
+      throw InputError(std::string(e.what()) + "; memplace " + std::string(memplace_version()) +
+                       " cannot resume it (" + checkpoint_origin(s.checkpoint_version) +
+                       "): start the run afresh with `memplace train --config " +
                        s.folder.config().string() + " --out <a new folder>`");
     }
   });

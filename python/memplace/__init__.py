@@ -34,7 +34,8 @@ from memplace.batching import pad_observations
 from memplace.checker import check_env
 from memplace.env import Env, VectorEnv, make, make_vec
 
-__version__ = "0.1.0"
+# The C++ core's version (CMakeLists.txt's project VERSION), also `memplace --version`'s.
+from memplace._memplace import __version__  # noqa: E402
 
 __all__ = [
     "Env", "VectorEnv", "make", "make_vec", "check_env", "pad_observations", "list_envs",

@@ -5,11 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "agents/registry.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/state_archive.hpp"
+#include "base/version.hpp"
 #include "env/model/references.hpp"
 #include "env/placement_context.hpp"
 #include "tests/support/agent_harness.hpp"
@@ -45,17 +47,38 @@ TEST_CASE(
   config.threads = 1;
   config.checkpoint_every = 200;
   agents::Trainer(config, dir.path / "run").run();
-  // A checkpoint as an older memplace with other records would have left it: the right config,
-  // then a record this build does not expect.
-  StateWriter old;
-  old.put("trainer.config", agents::TrainConfig::load(dir.path / "run" / "config.yaml").to_yaml());
-  old.put("trainer.generation", std::uint64_t{3});
-  old.save(dir.path / "run" / "checkpoint.bin");
-  CHECK_THROWS_WITH_AS(agents::Trainer::resume(dir.path / "run"),
-                       doctest::Contains("cannot resume it (written by another version, or "
-                                         "damaged): start the run afresh with `memplace train "
-                                         "--config "),
-                       InputError);
+  const std::string yaml = agents::TrainConfig::load(dir.path / "run" / "config.yaml").to_yaml();
+  // A checkpoint as a memplace with other records would have left it: maybe a version, the right
+  // config, then a record this build does not expect. The refusal names both versions and the
+  // command that restarts the run.
+  auto refusal_for = [&](std::optional<std::string> version) {
+    StateWriter other;
+    if (version) other.put("memplace.version", *version);
+    other.put("trainer.config", yaml);
+    other.put("trainer.generation", std::uint64_t{3});
+    other.save(dir.path / "run" / "checkpoint.bin");
+    try {
+      agents::Trainer::resume(dir.path / "run");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(resumed)");
+  };
+  const std::string me = "memplace " + std::string(memplace_version()) + " cannot resume it (";
+  const std::string restart = "): start the run afresh with `memplace train --config ";
+  CHECK_MESSAGE(refusal_for(std::nullopt)
+                        .find(me +
+                              "written by a memplace before 0.2.0, which "
+                              "did not record its version" +
+                              restart) != std::string::npos,
+                refusal_for(std::nullopt));
+  CHECK_MESSAGE(
+      refusal_for("0.1.7").find(me + "written by memplace 0.1.7" + restart) != std::string::npos,
+      refusal_for("0.1.7"));
+  const std::string same(memplace_version());
+  CHECK_MESSAGE(refusal_for(same).find(me + "written by this version, then damaged" + restart) !=
+                    std::string::npos,
+                refusal_for(same));
 }
 
 TEST_CASE("trainer: env_version v1 trains under the streaming dynamics, over its compiler") {

@@ -135,5 +135,20 @@ TEST_CASE("state archive: what is wrong is said") {
                        InputError);
 }
 
+TEST_CASE("state archive: next_is peeks at the next record's name without reading it") {
+  StateWriter out;
+  out.put("first", std::uint64_t{1});
+  out.put("second", std::string_view("two"));
+  StateReader in(out.finish(), "test");
+  CHECK(in.next_is("first"));
+  CHECK_FALSE(in.next_is("second"));
+  CHECK_FALSE(in.next_is("firs"));
+  CHECK(in.get_u64("first") == 1);
+  CHECK(in.next_is("second"));
+  CHECK(in.get_text("second") == "two");
+  CHECK_FALSE(in.next_is("second"));
+  in.expect_end();
+}
+
 }  // namespace
 }  // namespace memplace
