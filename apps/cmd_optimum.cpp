@@ -11,6 +11,7 @@
 #include "apps/shared/progress.hpp"
 #include "apps/shared/stop_signals.hpp"
 #include "apps/shared/text_table.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "env/model/references.hpp"
 #include "env/optimum/certificate.hpp"
@@ -175,18 +176,6 @@ void run_optimum(const OptimumCommandOptions& o, Streams io) {
                       (s.mapping ? "; the best mapping so far is in " + out : ""));
   if (!s.mapping) throw std::runtime_error("no valid mapping: " + status_text(s.status));
 }
-
-// A finite number > 0 (CLI11's PositiveNumber lets NaN through).
-const CLI::Validator kPositiveSeconds(
-    [](const std::string& text) -> std::string {
-      try {
-        const double v = std::stod(text);
-        if (v > 0 && std::isfinite(v)) return "";
-      } catch (const std::exception&) {
-      }
-      return "must be a positive number of seconds, got '" + text + "'";
-    },
-    "SECONDS > 0");
 
 const CLI::Validator kFraction(
     [](const std::string& text) -> std::string {

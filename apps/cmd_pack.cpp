@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/shared/progress.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
@@ -150,7 +151,7 @@ void add_pack_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(std::int64_t{1}, kMaxValue));
   cmd->add_option("--time-limit", o->time_limit,
                   "Seconds for the whole solve, greedy and exact search (default 60)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveSeconds);
   cmd->add_option("--max-placements", o->max_placements,
                   "Stop the exact search after this many placements (default: no limit); unlike "
                   "the time limit, the same on any machine");

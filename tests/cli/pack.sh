@@ -80,7 +80,9 @@ printf 'id,lower,upper,size\n0,0,2,5\n0,1,2,5\n' > "$work/m5.csv"
 expect 2 "m5.csv:3: id: '0' already on line 2" "$memplace" pack "$work/m5.csv"
 expect 2 "--check needs an offset column" "$memplace" pack --check "$work/z.csv"
 expect 2 "cannot read the file" "$memplace" pack "$work/missing.csv"
-expect 2 "--time-limit" "$memplace" pack "$work/z.csv" --time-limit -1
+expect 2 "must be a positive number of seconds, got '-1'" "$memplace" pack "$work/z.csv" --time-limit -1
+grep -q "179769" "$work/out.log" && fail "--time-limit -1: the message spells out the largest double"
+expect 2 "must be a positive number of seconds, got 'nan'" "$memplace" pack "$work/z.csv" --time-limit nan
 expect 2 "--alignment" "$memplace" pack "$work/z.csv" --alignment 0
 expect 2 "cannot write" "$memplace" pack "$work/z.csv" -o "$work/no/such/folder/out.csv"
 expect 2 "--generate: needs -o FILE.csv" "$memplace" pack --generate 10
