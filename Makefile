@@ -4,7 +4,7 @@
 JOBS ?= $(shell nproc)
 
 .PHONY: all deps deps-run build build-program run test test-default test-asan bench install deb \
-	format clean
+	fuzz format clean
 
 all: build
 
@@ -61,6 +61,18 @@ install: build
 # `apt install ./build/default/memplace_*.deb`).
 deb: build
 	@cd build/$(PRESET) && cpack -G DEB
+
+# Fuzzes every loader with libFuzzer for FUZZ_SECONDS each (docs/reliability.md): a clang build
+# in build/fuzz (ASan + UBSan, no tests); findings in build/fuzz/findings/. FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	@bash scripts/install-deps.sh fuzz
+	@cmake -S . -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DMEMPLACE_FUZZ=ON -DMEMPLACE_BUILD_TESTS=OFF -DMEMPLACE_BUILD_BENCH=OFF \
+		-DMEMPLACE_BUILD_PYTHON=OFF > /dev/null
+	@cmake --build build/fuzz -j $(JOBS) --target memplace_fuzz
+	@bash scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Micro-benchmarks (docs/performance.md says how the published figures were measured).
 bench: deps build

@@ -4,6 +4,7 @@
 #                                  Python package (`make run`, `make build`, `make install`)
 #   scripts/install-deps.sh test   the above and what the test suite, the benchmarks against
 #                                  PyTorch and the packaging checks need (`make test`)
+#   scripts/install-deps.sh fuzz   the run set and clang with libFuzzer (`make fuzz`)
 # scripts/dependency-sizes.sh measures both sets (README, "Install").
 # Runs as root (as the README's commands do); `apt-get update` runs first when anything is missing.
 set -euo pipefail
@@ -21,12 +22,14 @@ test_packages=(
   python3-torch
   python3-pip python3-venv python3-setuptools python3-wheel
 )
+fuzz_packages=(clang libfuzzer-14-dev)
 case "${1:-test}" in
   run) packages=("${run_packages[@]}") ;;
   test) packages=("${run_packages[@]}" "${test_packages[@]}") ;;
+  fuzz) packages=("${run_packages[@]}" "${fuzz_packages[@]}") ;;
   --list-run) printf '%s\n' "${run_packages[@]}"; exit 0 ;;
   --list-test) printf '%s\n' "${test_packages[@]}"; exit 0 ;;
-  *) echo "usage: $0 [run|test]" >&2; exit 2 ;;
+  *) echo "usage: $0 [run|test|fuzz]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,204 @@
+// The fuzz targets (docs/reliability.md): one per loader of a file a user or a cluster hands
+// memplace, each fed the input as that file's bytes and, where the file is accepted, taken one
+// step further (a workload or a chip is simulated, a problem packed, a checkpoint resumed).
+// One executable holds them all; the environment variable MEMPLACE_FUZZ_TARGET names the one it
+// runs (libFuzzer's worker processes inherit it). An input may be refused only with an InputError —
+// memplace's bad input, exit code 2 with the file, line and field; any other exception (it ends in
+// std::terminate), crash, hang, leak or sanitizer report is a finding.
+#include <unistd.h>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "agents/nn/gnn_file.hpp"
+#include "agents/training/train_config.hpp"
+#include "agents/training/trainer.hpp"
+#include "base/errors.hpp"
+#include "base/state_archive.hpp"
+#include "env/allocation/csv.hpp"
+#include "env/allocation/packer.hpp"
+#include "env/allocation/packing_check.hpp"
+#include "env/model/inputs/suite.hpp"
+#include "env/model/mapping_io.hpp"
+#include "env/model/references.hpp"
+#include "env/model/simulator.hpp"
+#include "env/optimum/certificate.hpp"
+#include "experiments/submission.hpp"
+#include "experiments/table_config.hpp"
+#include "experiments/table_runner.hpp"
+#include "workloads/tools/onnx_import.hpp"
+
+namespace memplace::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A two-layer workload for the chips under test (simulating ResNet-50 per input is too slow).
+constexpr std::string_view kTinyWorkload = R"(name: tiny
+element_bytes: 1
+layers:
+  - {name: a, op: conv, macs: 1000, weight_bytes: 4096, output_bytes: 2048, external_input_bytes: 64}
+  - {name: b, op: matmul, macs: 1000, weight_bytes: 4096, output_bytes: 2048,
+     inputs: [{layer: a, bytes: 2048}]}
+)";
+
+const Simulator& resnet50_on_nnpi() {
+  static const Simulator sim(load_workload("resnet50"), load_hardware("nnpi"));
+  return sim;
+}
+
+// A folder of this process's own, for the loaders that read a path.
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("memplace-fuzz-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+fs::path write_scratch(const std::string& name, std::string_view bytes) {
+  const fs::path path = scratch() / name;
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+// The accepted workload or chip is simulated under both dynamics, with the compiler's mapping.
+void simulate(const Workload& workload, const Hardware& hardware) {
+  for (const Dynamics dynamics : {Dynamics::pinned, Dynamics::streaming, Dynamics::addressed}) {
+    const Simulator sim(workload, hardware, {.memory_time = std::nullopt, .dynamics = dynamics});
+    sim.evaluate(compiler_mapping(sim));
+  }
+}
+
+void workload_yaml(std::string_view text) {
+  simulate(Workload::from_yaml(text, "fuzz.yaml"), load_hardware("nnpi"));
+}
+
+void hardware_yaml(std::string_view text) {
+  simulate(Workload::from_yaml(kTinyWorkload, "tiny.yaml"), Hardware::from_yaml(text, "fuzz.yaml"));
+}
+
+void mapping_file(std::string_view text) {
+  const Simulator& sim = resnet50_on_nnpi();
+  sim.evaluate(parse_mapping(text, "fuzz.yaml", sim).mapping);
+}
+
+void certificate(std::string_view text) {
+  optimum::parse_certificate(text, "fuzz.yaml", resnet50_on_nnpi());
+}
+
+void suite_yaml(std::string_view text) {
+  parse_suite(text, "fuzz.yaml");
+}
+
+void table_config(std::string_view text) {
+  experiments::TableConfig config = experiments::TableConfig::parse_yaml(text, "fuzz.yaml");
+  config.resolve();
+}
+
+void train_config(std::string_view text) {
+  agents::TrainConfig config = agents::TrainConfig::parse_yaml(text, "fuzz.yaml");
+  config.resolve();
+}
+
+void table_result(std::string_view text) {
+  experiments::parse_result_yaml(text, "result.yaml");
+}
+
+void submission_yaml(std::string_view text) {
+  experiments::Submission::parse_yaml(text, "submission.yaml");
+}
+
+// An accepted problem is packed (a few thousand placements) and the packing checked.
+void allocation_csv(std::string_view text) {
+  const allocation::CsvContents contents = allocation::parse_allocation_csv(text, "fuzz.csv");
+  allocation::Problem problem{contents.buffers, 0, 1};
+  for (const allocation::Buffer& b : problem.buffers)
+    problem.capacity += b.size;
+  if (contents.offsets) allocation::packing_faults(problem, *contents.offsets);
+  const allocation::PackResult r = allocation::pack(problem, {.seconds = 1, .placements = 2000});
+  if (!r.offsets.empty() && !allocation::packing_faults(problem, r.offsets).empty())
+    throw std::logic_error("pack returned an invalid packing");
+}
+
+void gnn_file(std::string_view bytes) {
+  agents::load_gnn(write_scratch("policy.gnn", bytes));
+}
+
+// A training run's checkpoint: the run folder of a short sa run on ResNet-50 (the config of
+// fuzz/corpus/checkpoint-run.yaml, whose checkpoint is the seed), whose checkpoint.bin each input
+// replaces before resuming it.
+constexpr std::string_view kCheckpointRun =
+    "agent: sa\nworkload: resnet50\nbudget: 100\nthreads: 1\n";
+
+void checkpoint(std::string_view bytes) {
+  static const fs::path run = [] {
+    agents::Trainer(agents::TrainConfig::parse_yaml(kCheckpointRun, "checkpoint-run.yaml"),
+                    scratch() / "run")
+        .run();
+    return scratch() / "run";
+  }();
+  write_scratch("run/checkpoint.bin", bytes);
+  agents::Trainer::resume(run);
+}
+
+void onnx_model(std::string_view bytes) {
+  import_onnx(write_scratch("model.onnx", bytes));
+}
+
+using Loader = void (*)(std::string_view);
+
+const std::map<std::string_view, Loader>& loaders() {
+  static const std::map<std::string_view, Loader> all = {{"workload_yaml", workload_yaml},
+                                                         {"hardware_yaml", hardware_yaml},
+                                                         {"mapping_file", mapping_file},
+                                                         {"certificate", certificate},
+                                                         {"suite_yaml", suite_yaml},
+                                                         {"table_config", table_config},
+                                                         {"train_config", train_config},
+                                                         {"table_result", table_result},
+                                                         {"submission_yaml", submission_yaml},
+                                                         {"allocation_csv", allocation_csv},
+                                                         {"gnn_file", gnn_file},
+                                                         {"checkpoint", checkpoint},
+                                                         {"onnx_model", onnx_model}};
+  return all;
+}
+
+Loader chosen = nullptr;
+
+}  // namespace
+}  // namespace memplace::fuzz
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  using memplace::fuzz::loaders;
+  const char* name = std::getenv("MEMPLACE_FUZZ_TARGET");
+  const auto it = loaders().find(name ? name : "");
+  if (it == loaders().end()) {
+    std::string names;
+    for (const auto& [target, loader] : loaders())
+      names += " " + std::string(target);
+    std::fprintf(stderr, "MEMPLACE_FUZZ_TARGET must name a fuzz target:%s\n", names.c_str());
+    std::exit(2);
+  }
+  memplace::fuzz::chosen = it->second;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  try {
+    memplace::fuzz::chosen(std::string_view(reinterpret_cast<const char*>(data), size));
+  } catch (const memplace::InputError&) {
+    // Refused as bad input, as it should be.
+  }
+  return 0;
+}
