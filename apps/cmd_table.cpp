@@ -1,6 +1,6 @@
 // memplace table: the baseline table, agents x workloads x seeds at one budget
 // (experiments/table_runner.hpp, docs/table.md). Resumable: a rerun completes only the missing
-// runs.
+// runs; one that adds agents, workloads or seeds runs only the new cells.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -63,6 +63,10 @@ void run_table(const TableCommandOptions& o, Streams io) {
     io.err << "table: " << runner.folder().string()
            << " held a table with another config (a default or an option changed); moved it to "
            << runner.moved_aside_to().string() << " and started afresh\n";
+  if (runner.extension() && io.ranks.leader())
+    io.err << "table: " << runner.folder().string()
+           << ": extending the table: " << experiments::describe_extension(*runner.extension())
+           << "\n";
   const experiments::TableConfig& c = runner.config();
   const std::size_t total = c.agents.size() * c.workloads.size() * c.seeds;
   // Rank 0 speaks for the job.
@@ -130,7 +134,9 @@ void add_table_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<TableCommandOptions>();
   cmd->add_option("config", o->config_file,
                   "A table config YAML (default: EGRL's comparison; docs/table.md)");
-  cmd->add_option("--out", o->out, "The table folder; a rerun completes its missing runs")
+  cmd->add_option("--out", o->out,
+                  "The table folder; a rerun completes its missing runs, and one with more (or "
+                  "fewer) agents, workloads or seeds extends it")
       ->capture_default_str();
   cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
       ->delimiter(',');
@@ -151,8 +157,9 @@ void add_table_command(CLI::App& app, Streams io) {
                   "Override the config's env version: v1 (streaming, the default) or v0 (pinned)")
       ->check(CLI::IsMember({"v0", "v1"}));
   cmd->add_option("--if-config-differs", o->if_config_differs,
-                  "When --out holds a table with another config: refuse (the default), or "
-                  "move-aside (to <out>.previous-<n>, then start afresh)")
+                  "When --out holds a table whose finished runs another config would change "
+                  "(budget, hardware, hyperparameters, ...): refuse (the default), or move-aside "
+                  "(to <out>.previous-<n>, then start afresh)")
       ->check(CLI::IsMember({"refuse", "move-aside"}));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_table(*o, io); });

@@ -67,7 +67,124 @@ std::optional<std::pair<std::string, std::string>> split_instance(const std::str
   return std::pair{entry.substr(0, at), entry.substr(at + 1)};
 }
 
+// The names of `names` that `others` does not list, in their order.
+std::vector<std::string> not_in(const std::vector<std::string>& names,
+                                const std::vector<std::string>& others) {
+  std::vector<std::string> result;
+  for (const std::string& name : names)
+    if (std::find(others.begin(), others.end(), name) == others.end()) result.push_back(name);
+  return result;
+}
+
+std::vector<std::string> labels(std::vector<std::string> entries) {
+  for (std::string& entry : entries)
+    entry = workload_label(entry);
+  return entries;
+}
+
+// Adds "field: before -> after" to `meaning` if the values differ.
+void note_difference(std::vector<std::string>& meaning, const std::string& field,
+                     const std::string& before, const std::string& after) {
+  auto shown = [](const std::string& value) { return value.empty() ? "(none)" : value; };
+  if (before != after) meaning.push_back(field + ": " + shown(before) + " -> " + shown(after));
+}
+
+// Every option of either map that differs, as `field`.<option>.
+void note_options(std::vector<std::string>& meaning, const std::string& field,
+                  const OptionMap& before, const OptionMap& after) {
+  std::set<std::string> names;
+  for (const OptionMap* options : {&before, &after})
+    for (const auto& [name, value] : *options)
+      names.insert(name);
+  auto value_of = [](const OptionMap& options, const std::string& name) {
+    const auto it = options.find(name);
+    return it == options.end() ? std::string() : it->second;
+  };
+  for (const std::string& name : names)
+    note_difference(meaning, field + "." + name, value_of(before, name), value_of(after, name));
+}
+
+// The fields every cell shares: its scoring, its budget, its suite.
+void note_table_fields(std::vector<std::string>& meaning, const TableConfig& saved,
+                       const TableConfig& next) {
+  note_difference(meaning, "suite", saved.suite, next.suite);
+  if (!saved.suite.empty() && !next.suite.empty())
+    note_difference(meaning, "split", std::string(split_name(saved.split)),
+                    std::string(split_name(next.split)));
+  note_difference(meaning, "hardware", saved.model.hardware, next.model.hardware);
+  note_difference(meaning, "budget", std::to_string(saved.budget), std::to_string(next.budget));
+  note_difference(meaning, "env_version", std::string(version_name(saved.env_version)),
+                  std::string(version_name(next.env_version)));
+  note_options(meaning, "env_options", saved.env_options(), next.env_options());
+}
+
+// What a row both configs list runs: its agent (a variant's) and its hyperparameters.
+void note_row_fields(std::vector<std::string>& meaning, const TableConfig& saved,
+                     const TableConfig& next, const std::string& row) {
+  note_difference(meaning, "variants." + row, saved.agent_of(row), next.agent_of(row));
+  auto of = [&](const TableConfig& c) {
+    const auto it = c.hyperparameters.find(row);
+    return it == c.hyperparameters.end() ? OptionMap{} : it->second;
+  };
+  note_options(meaning, "hyperparameters." + row, of(saved), of(next));
+}
+
 }  // namespace
+
+TableChange compare_tables(const TableConfig& saved, const TableConfig& next) {
+  TableChange change;
+  note_table_fields(change.meaning, saved, next);
+  for (const std::string& row : next.agents)
+    if (std::find(saved.agents.begin(), saved.agents.end(), row) != saved.agents.end())
+      note_row_fields(change.meaning, saved, next, row);
+  // A field not named above (one added to TableConfig later) still counts: with the cell lists
+  // and the rows taken from `saved`, nothing else may differ.
+  TableConfig same_cells = next;
+  same_cells.agents = saved.agents;
+  same_cells.workloads = saved.workloads;
+  same_cells.seeds = saved.seeds;
+  same_cells.jobs = saved.jobs;
+  same_cells.hyperparameters = saved.hyperparameters;
+  same_cells.variants = saved.variants;
+  if (change.meaning.empty() && same_cells.to_yaml() != saved.to_yaml())
+    change.meaning.push_back("a field beyond agents, workloads and seeds (see config.yaml)");
+
+  change.agents_added = not_in(next.agents, saved.agents);
+  change.agents_dropped = not_in(saved.agents, next.agents);
+  change.workloads_added = labels(not_in(next.workloads, saved.workloads));
+  change.workloads_dropped = labels(not_in(saved.workloads, next.workloads));
+  change.seeds_before = saved.seeds;
+  change.seeds_after = next.seeds;
+  const bool same_agents = change.agents_added.empty() && change.agents_dropped.empty();
+  const bool same_workloads = change.workloads_added.empty() && change.workloads_dropped.empty();
+  change.reordered = (same_agents && saved.agents != next.agents) ||
+                     (same_workloads && saved.workloads != next.workloads);
+  return change;
+}
+
+std::string describe_cells_change(const TableChange& change) {
+  std::vector<std::string> parts;
+  auto list = [&](const char* field, const std::vector<std::string>& added,
+                  const std::vector<std::string>& dropped) {
+    if (added.empty() && dropped.empty()) return;
+    std::string part = field;
+    for (const std::string& name : added)
+      part += " +" + name;
+    for (const std::string& name : dropped)
+      part += " -" + name;
+    parts.push_back(part);
+  };
+  list("agents", change.agents_added, change.agents_dropped);
+  list("workloads", change.workloads_added, change.workloads_dropped);
+  if (change.seeds_before != change.seeds_after)
+    parts.push_back("seeds " + std::to_string(change.seeds_before) + " -> " +
+                    std::to_string(change.seeds_after));
+  if (change.reordered) parts.push_back("lists reordered");
+  std::string text;
+  for (const std::string& part : parts)
+    text += (text.empty() ? "" : ", ") + part;
+  return text;
+}
 
 std::string workload_label(const std::string& entry) {
   const std::filesystem::path path(entry);

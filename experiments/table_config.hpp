@@ -70,4 +70,26 @@ struct TableConfig : agents::ScoringEnv {
                            std::uint64_t seed) const;
 };
 
+// How a new config differs from the one a table folder was made with
+// (docs/table.md#extending-a-table). The rows of `agents`, the workloads and the seeds only add
+// or drop cells; every other field, and the agent and hyperparameters of a row both configs
+// have, is part of what a finished run means.
+struct TableChange {
+  // The fields that would change finished runs' meaning, as "budget: 400 -> 500"; any of them
+  // means the folder cannot be extended.
+  std::vector<std::string> meaning;
+  std::vector<std::string> agents_added, agents_dropped;
+  std::vector<std::string> workloads_added, workloads_dropped;  // as labels
+  std::uint64_t seeds_before = 0, seeds_after = 0;
+  bool reordered = false;  // the same rows or workloads, listed in another order
+
+  bool changes_meaning() const { return !meaning.empty(); }
+};
+
+// Both configs resolved.
+TableChange compare_tables(const TableConfig& saved, const TableConfig& next);
+
+// "agents +sa -ppo, seeds 3 -> 4": the cells a change adds and drops, for the user.
+std::string describe_cells_change(const TableChange& change);
+
 }  // namespace memplace::experiments

@@ -11,7 +11,9 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
+#include "agents/training/run_folder.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
@@ -97,7 +99,120 @@ fs::path free_sibling(const fs::path& folder, const std::string& tag) {
   }
 }
 
+// Every cell of a table, in table order (agent, workload, seed).
+std::vector<Cell> table_cells(const TableConfig& config) {
+  std::vector<Cell> cells;
+  for (const std::string& agent : config.agents)
+    for (const std::string& workload : config.workloads)
+      for (std::uint64_t seed = 0; seed < config.seeds; ++seed)
+        cells.push_back({cells.size(), agent, workload, seed});
+  return cells;
+}
+
+using CellKey = std::tuple<std::string, std::string, std::uint64_t>;
+
+CellKey key_of(const Cell& cell) {
+  return {cell.agent, cell.workload, cell.seed};
+}
+
+std::set<CellKey> keys_of(const std::vector<Cell>& cells) {
+  std::set<CellKey> keys;
+  for (const Cell& cell : cells)
+    keys.insert(key_of(cell));
+  return keys;
+}
+
+// Resolves the config and checks, before anything is written or run, what resolve() cannot:
+// run folders that would collide, and that every run's agent and workload build.
+void resolve_and_check(TableConfig& config) {
+  config.resolve();
+  std::set<std::string> stems;
+  for (const std::string& w : config.workloads) {
+    if (!stems.insert(workload_label(w)).second)
+      throw InputError("table config: workloads: two workloads are named '" + workload_label(w) +
+                       "' (their run folders would collide)");
+  }
+  for (const std::string& agent : config.agents)
+    for (const std::string& workload : config.workloads)
+      agents::check_runnable(config.cell(agent, workload, 0));
+}
+
+// The config a table folder was made with (its config.yaml), resolved.
+TableConfig read_saved_config(const fs::path& saved) {
+  const std::string text = YamlInput::read_file(saved);
+  TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
+  // Written before v1 became the default, a config without env_version is a v0 table: its runs
+  // must not be taken for v1 ones.
+  if (!YamlInput(text, saved.string()).root()["env_version"])
+    earlier.set_env_version(ModelVersion::v0);
+  earlier.resolve();
+  return earlier;
+}
+
+std::string refusal(const fs::path& out, const TableChange& change) {
+  std::string fields;
+  for (const std::string& field : change.meaning)
+    fields += (fields.empty() ? "" : ", ") + field;
+  return out.string() +
+         ": holds a table with another config (config.yaml) whose finished runs would change "
+         "meaning: " +
+         fields +
+         " (only agents, workloads, variants and seeds can be added to a table or dropped); "
+         "choose another --out, rerun with that config, or add --if-config-differs move-aside "
+         "to keep it beside a fresh table";
+}
+
+// A new cell's run folder may exist already: left by a cell that an earlier config dropped
+// (reused if it ran this cell's config), or by another workload of the same label (refused,
+// rather than taken for this cell's run).
+void require_run_of(agents::TrainConfig cell, const fs::path& folder) {
+  const agents::RunFolder run{folder};
+  if (!run.has_run()) return;
+  agents::TrainConfig held = agents::TrainConfig::load(run.config());
+  held.resolve();
+  cell.resolve();
+  if (held.to_yaml() != cell.to_yaml())
+    throw InputError(folder.string() +
+                     ": holds a run of another config than this table's cell (left by an "
+                     "earlier table); remove that folder, or choose another --out");
+}
+
+// What extending the table of `saved` to `next` (a change of cells only) keeps, runs and drops.
+TableExtension extension_of(const TableConfig& saved, const TableConfig& next, TableChange change,
+                            const fs::path& runs) {
+  TableExtension extension;
+  extension.change = std::move(change);
+  const std::vector<Cell> before = table_cells(saved), after = table_cells(next);
+  const std::set<CellKey> had = keys_of(before), has = keys_of(after);
+  for (const Cell& cell : after) {
+    const fs::path folder = runs / cell_folder_name(cell.agent, cell.workload, cell.seed);
+    const bool new_cell = !had.contains(key_of(cell));
+    if (new_cell) require_run_of(next.cell(cell.agent, cell.workload, cell.seed), folder);
+    if (fs::exists(folder / kResultFile))
+      ++extension.finished_kept;
+    else if (new_cell)
+      ++extension.new_runs;
+  }
+  for (const Cell& cell : before)
+    extension.dropped_cells += has.contains(key_of(cell)) ? 0 : 1;
+  return extension;
+}
+
+std::string count_of(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 }  // namespace
+
+std::string describe_extension(const TableExtension& extension) {
+  std::string text = describe_cells_change(extension.change) + " (" +
+                     count_of(extension.new_runs, "new run") + "; " +
+                     count_of(extension.finished_kept, "finished run") + " kept";
+  if (extension.dropped_cells > 0)
+    text += "; " + count_of(extension.dropped_cells, "dropped run") +
+            " left out of the report, their folders stay in runs/";
+  return text + ")";
+}
 
 std::vector<int> share_out(std::span<const double> costs, int ranks) {
   std::vector<double> load(static_cast<std::size_t>(ranks), 0.0);
@@ -184,33 +299,17 @@ TableRunner::TableRunner(TableConfig config, fs::path out, ProcessGroup& ranks,
   const fs::path saved = out_ / "config.yaml";
   bool move_aside = false;
   run_agreed(ranks, OnRanks::every, [&] {
-    config_.resolve();
-    std::set<std::string> stems;
-    for (const std::string& w : config_.workloads) {
-      if (!stems.insert(workload_label(w)).second)
-        throw InputError("table config: workloads: two workloads are named '" + workload_label(w) +
-                         "' (their run folders would collide)");
-    }
-    // Every run's agent and workload must build before anything is written or run.
-    for (const std::string& agent : config_.agents)
-      for (const std::string& workload : config_.workloads)
-        agents::check_runnable(config_.cell(agent, workload, 0));
-    if (fs::exists(saved)) {
-      const std::string text = YamlInput::read_file(saved);
-      TableConfig earlier = TableConfig::parse_yaml(text, saved.string());
-      // Written before v1 became the default, a config without env_version is a v0 table: its
-      // runs must not be taken for v1 ones.
-      if (!YamlInput(text, saved.string()).root()["env_version"])
-        earlier.set_env_version(ModelVersion::v0);
-      earlier.resolve();
-      if (comparable_yaml(earlier) != comparable_yaml(config_)) {
-        if (on_change == ConfigChange::refuse)
-          throw InputError(out_.string() +
-                           ": holds a table with another config (config.yaml); choose another "
-                           "--out, rerun with that config, or add --if-config-differs "
-                           "move-aside to keep it beside a fresh table");
-        move_aside = true;
-      }
+    resolve_and_check(config_);
+    if (!fs::exists(saved)) return;
+    const TableConfig earlier = read_saved_config(saved);
+    if (comparable_yaml(earlier) == comparable_yaml(config_)) return;
+    TableChange change = compare_tables(earlier, config_);
+    if (!change.changes_meaning()) {
+      extension_ = extension_of(earlier, config_, std::move(change), out_ / "runs");
+    } else if (on_change == ConfigChange::refuse) {
+      throw InputError(refusal(out_, change));
+    } else {
+      move_aside = true;
     }
   });
   require_same_on_every_rank(
@@ -267,11 +366,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
                               const std::function<bool()>& stop) {
   ProcessGroup& ranks = *ranks_;
   const auto start = std::chrono::steady_clock::now();
-  std::vector<Cell> cells;
-  for (const std::string& agent : config_.agents)
-    for (const std::string& workload : config_.workloads)
-      for (std::uint64_t seed = 0; seed < config_.seeds; ++seed)
-        cells.push_back({cells.size(), agent, workload, seed});
+  const std::vector<Cell> cells = table_cells(config_);
   auto result_file = [&](const Cell& cell) {
     return cell_folder(cell.agent, cell.workload, cell.seed) / kResultFile;
   };

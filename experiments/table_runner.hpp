@@ -1,7 +1,7 @@
 // Runs a baseline table: every (agent, workload, seed) cell of a TableConfig is one training run
 // (agents::Trainer, one thread), `jobs` of them at a time. The table folder holds
 //
-//   config.yaml                     the table's config (a rerun must use the same one)
+//   config.yaml                     the table's config (a rerun may only add or drop cells)
 //   runs/<agent>-<workload>-s<seed>/  each cell's run folder (docs/agents.md), plus result.yaml
 //                                   once the run has finished
 //
@@ -85,16 +85,32 @@ struct TableOutcome {
                                   // checkpoints
 };
 
-// What opening a table folder that holds another config does: refuse (InputError), or move the
-// old folder aside to a free sibling `<out>.previous-<n>` and start afresh (what `make run` asks
-// for, so that a rerun after a default changed needs no hand work).
+// What opening a table folder that holds a config whose finished runs would change meaning
+// (another budget, hardware, hyperparameters of a row it has, ...) does: refuse (InputError), or
+// move the old folder aside to a free sibling `<out>.previous-<n>` and start afresh (what `make
+// run` asks for, so that a rerun after a default changed needs no hand work). A config that only
+// adds or drops agents, workloads or seeds extends the folder instead (TableExtension).
 enum class ConfigChange { refuse, move_aside };
+
+// A table folder opened with a config that adds or drops cells only: its config.yaml becomes the
+// new config, the new cells run, the finished ones are kept, and the dropped ones' run folders
+// stay in runs/ (out of the report).
+struct TableExtension {
+  TableChange change;
+  std::size_t new_runs = 0;       // cells the folder's config did not have, to run now
+  std::size_t finished_kept = 0;  // cells of the new config with a finished run in the folder
+  std::size_t dropped_cells = 0;  // cells of the folder's config the new one leaves out
+};
+
+// "agents +sa, seeds 3 -> 4 (12 new runs; 36 finished runs kept)".
+std::string describe_extension(const TableExtension& extension);
 
 class TableRunner {
  public:
   // Opens the table folder `out`, creating it with config.yaml, or checking that an existing
-  // one holds the same config (otherwise as `on_change` says). Every rank of `ranks` must pass
-  // the same config and folder, and be able to write there (InputError on every rank otherwise).
+  // one holds the same config, or one the new config extends (then rewriting config.yaml), or
+  // else doing as `on_change` says. Every rank of `ranks` must pass the same config and folder,
+  // and be able to write there (InputError on every rank otherwise).
   TableRunner(TableConfig config, std::filesystem::path out, ProcessGroup& ranks = single_process(),
               ConfigChange on_change = ConfigChange::refuse);
 
@@ -109,6 +125,8 @@ class TableRunner {
   const std::filesystem::path& folder() const { return out_; }
   // Where the folder's earlier table went (ConfigChange::move_aside, rank 0); empty if nowhere.
   const std::filesystem::path& moved_aside_to() const { return moved_aside_to_; }
+  // How the folder's earlier config was extended (every rank); nullopt if it was not.
+  const std::optional<TableExtension>& extension() const { return extension_; }
   // A cell's run folder.
   std::filesystem::path cell_folder(const std::string& agent, const std::string& workload,
                                     std::uint64_t seed) const;
@@ -118,6 +136,7 @@ class TableRunner {
   std::filesystem::path out_;
   ProcessGroup* ranks_;
   std::filesystem::path moved_aside_to_;
+  std::optional<TableExtension> extension_;
 };
 
 }  // namespace memplace::experiments

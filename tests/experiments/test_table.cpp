@@ -24,6 +24,7 @@ namespace {
 
 using experiments::CellResult;
 using experiments::ConfigChange;
+using experiments::TableChange;
 using experiments::TableConfig;
 using experiments::TableRunner;
 using testing::TempDir;
@@ -105,6 +106,51 @@ TEST_CASE("table config: a variant runs its agent under its own name and hyperpa
   TableConfig plain;
   plain.resolve();
   CHECK(plain.to_yaml().find("variants") == std::string::npos);
+}
+
+TEST_CASE("table config: a change of agents, workloads and seeds only adds or drops cells") {
+  TableConfig saved = parse(
+      "agents: [sa, sa-hot]\nworkloads: [resnet50]\nseeds: 2\nvariants: {sa-hot: sa}\n"
+      "hyperparameters:\n  sa-hot: {t_start: 0.5}\n");
+  saved.resolve();
+  auto changed = [&](const std::string& yaml) {
+    TableConfig next = parse(yaml);
+    next.resolve();
+    return experiments::compare_tables(saved, next);
+  };
+  // More agents (with hyperparameters of their own), workloads and seeds; fewer agents.
+  TableChange grown = changed(
+      "agents: [ea, sa, sa-hot]\nworkloads: [resnet50, bert-base]\nseeds: 3\njobs: 2\n"
+      "variants: {sa-hot: sa}\nhyperparameters:\n  sa-hot: {t_start: 0.5}\n"
+      "  ea: {population: 10}\n");
+  CHECK_FALSE(grown.changes_meaning());
+  CHECK(experiments::describe_cells_change(grown) ==
+        "agents +ea, workloads +bert-base, seeds 2 -> 3");
+  TableChange narrowed = changed("agents: [sa]\nworkloads: [resnet50]\nseeds: 1\n");
+  CHECK_FALSE(narrowed.changes_meaning());
+  CHECK(experiments::describe_cells_change(narrowed) == "agents -sa-hot, seeds 2 -> 1");
+  TableChange reordered = changed(
+      "agents: [sa-hot, sa]\nworkloads: [resnet50]\nseeds: 2\nvariants: {sa-hot: sa}\n"
+      "hyperparameters:\n  sa-hot: {t_start: 0.5}\n");
+  CHECK_FALSE(reordered.changes_meaning());
+  CHECK(experiments::describe_cells_change(reordered) == "lists reordered");
+  // What a finished run means, each named with its values.
+  auto meaning = [&](const std::string& extra, const std::string& field) {
+    CAPTURE(extra);
+    const TableChange change = changed(
+        "agents: [sa, sa-hot]\nworkloads: [resnet50]\nseeds: 2\nvariants: {sa-hot: sa}\n" + extra);
+    REQUIRE(change.meaning.size() >= 1);
+    CHECK(change.meaning.front() == field);
+  };
+  const std::string hot = "hyperparameters:\n  sa-hot: {t_start: 0.5}\n";
+  meaning("budget: 300\n" + hot, "budget: 20000 -> 300");
+  meaning("hardware: edge-tpu\n" + hot, "hardware: nnpi -> edge-tpu");
+  meaning("env_version: v0\n" + hot, "env_version: v1 -> v0");
+  meaning("env_options: {invalid: rectify}\n" + hot, "env_options.invalid: penalize -> rectify");
+  meaning("hyperparameters:\n  sa-hot: {t_start: 0.7}\n",
+          "hyperparameters.sa-hot.t_start: 0.5 -> 0.7");
+  meaning("hyperparameters:\n  sa: {t_start: 0.7}\n  sa-hot: {t_start: 0.5}\n",
+          "hyperparameters.sa.t_start: 0.1 -> 0.7");
 }
 
 TEST_CASE("table config: bad fields are refused with the file, line and field named") {
@@ -338,6 +384,95 @@ TEST_CASE("table runner: the same table on 1 and 2 jobs, and a rerun runs nothin
   TableRunner same(toy_table(toy, 1), dir.path / "two", single_process(), ConfigChange::move_aside);
   CHECK(same.moved_aside_to().empty());
   CHECK(same.run().cells_run == 0);
+}
+
+TEST_CASE("table runner: a table extended with an agent and a seed is the table made in one go") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig first = toy_table(toy, 2);
+  first.agents = {"sa"};
+  first.seeds = 1;
+  CHECK(TableRunner(first, dir.path / "grown").run().cells_run == 1);
+  TableConfig whole = toy_table(toy, 2);
+  whole.agents = {"ea", "sa"};  // the new agent first: the report follows the new config
+  TableRunner grown(whole, dir.path / "grown");
+  REQUIRE(grown.extension());
+  CHECK(experiments::describe_extension(*grown.extension()) ==
+        "agents +ea, seeds 1 -> 2 (3 new runs; 1 finished run kept)");
+  const experiments::TableOutcome extended = grown.run();
+  CHECK(extended.cells_run == 3);  // only the missing cells
+  CHECK(extended.cells.size() == 4);
+  TableRunner at_once(whole, dir.path / "at-once");
+  CHECK_FALSE(at_once.extension());
+  const experiments::TableOutcome expected = at_once.run();
+  CHECK(csv_of(extended, grown.config()) == csv_of(expected, at_once.config()));
+  // config.yaml is the new config now: a rerun is no change.
+  TableRunner again(whole, dir.path / "grown");
+  CHECK_FALSE(again.extension());
+  CHECK(again.run().cells_run == 0);
+}
+
+TEST_CASE("table runner: a change of what finished runs mean is refused, naming the field") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig first = toy_table(toy, 2);
+  first.agents = {"sa"};
+  first.seeds = 1;
+  TableRunner(first, dir.path / "t").run();
+  TableConfig more = first;
+  more.agents = {"sa", "ea"};
+  more.budget = 500;
+  CHECK_THROWS_WITH_AS(TableRunner(more, dir.path / "t"),
+                       doctest::Contains("would change meaning: budget: 400 -> 500 ("), InputError);
+  TableConfig hotter = first;
+  hotter.hyperparameters = {{"sa", {{"t_start", "3"}}}};
+  CHECK_THROWS_WITH_AS(TableRunner(hotter, dir.path / "t"),
+                       doctest::Contains("hyperparameters.sa.t_start: 0.1 -> 3"), InputError);
+  CHECK_THROWS_WITH_AS(TableRunner(hotter, dir.path / "t"),
+                       doctest::Contains("--if-config-differs move-aside"), InputError);
+  CHECK(TableConfig::load(dir.path / "t" / "config.yaml").budget == 400);  // left as it was
+}
+
+TEST_CASE("table runner: a dropped agent's runs stay on disk, out of the report, until re-added") {
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 2);
+  TableConfig both = toy_table(toy, 2);
+  both.agents = {"ea", "sa"};
+  both.seeds = 1;
+  const std::filesystem::path folder = dir.path / "t";
+  TableRunner made(both, folder);
+  const experiments::TableOutcome whole = made.run();
+  TableConfig ea_only = both;
+  ea_only.agents = {"ea"};
+  TableRunner narrowed(ea_only, folder);
+  REQUIRE(narrowed.extension());
+  CHECK(experiments::describe_extension(*narrowed.extension()) ==
+        "agents -sa (0 new runs; 1 finished run kept; 1 dropped run left out of the report, "
+        "their folders stay in runs/)");
+  const experiments::TableOutcome outcome = narrowed.run();
+  CHECK(outcome.cells_run == 0);
+  REQUIRE(outcome.cells.size() == 1);
+  CHECK(outcome.cells[0].agent == "ea");
+  CHECK(csv_of(outcome, narrowed.config()).find(",sa,") == std::string::npos);
+  const std::string workload = toy.workload.string();
+  CHECK(std::filesystem::exists(narrowed.cell_folder("sa", workload, 0) / "result.yaml"));
+  // Re-added under another meaning, its folder is not taken for the new row's run ...
+  TableConfig hot_sa = both;
+  hot_sa.hyperparameters = {{"sa", {{"t_start", "3"}}}};
+  CHECK_THROWS_WITH_AS(TableRunner(hot_sa, folder),
+                       doctest::Contains("holds a run of another config"), InputError);
+  // ... nor is a workload of the same label from another file ...
+  std::filesystem::create_directories(dir.path / "twin");
+  const testing::ToyProblem twin = testing::make_toy_problem(dir.path / "twin", 2);
+  TableConfig other_file = ea_only;
+  other_file.workloads = {twin.workload.string()};
+  CHECK_THROWS_WITH_AS(TableRunner(other_file, folder),
+                       doctest::Contains("holds a run of another config"), InputError);
+  // ... while as it was, its finished run is read back.
+  TableRunner readded(both, folder);
+  const experiments::TableOutcome back = readded.run();
+  CHECK(back.cells_run == 0);
+  CHECK(csv_of(back, readded.config()) == csv_of(whole, made.config()));
 }
 
 TEST_CASE("table runner: a folder from before v1 was the default is a v0 table") {
