@@ -218,7 +218,10 @@ void TableConfig::resolve() {
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
   require(budget >= 1, "budget: must be at least 1");
   require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
-  for (const auto& [row, agent] : variants) {
+  for (const auto& variant : variants) {
+    // Named copies, not a structured binding: clang 14 (make fuzz) cannot capture one in a lambda.
+    const std::string& row = variant.first;
+    const std::string& agent = variant.second;
     const std::string field = "variants." + row;
     require(std::find(agents.begin(), agents.end(), row) != agents.end(),
             field + ": '" + row + "' is not in agents");

@@ -60,8 +60,9 @@ void IncrementalStreamingEvaluator::move(std::size_t tensor, MemoryIndex m) {
   // v0's loads change in the tensor's layer (its producer) and, for an activation, its readers.
   if (tensor_kind(tensor) == TensorKind::weight) {
     const std::size_t last = sim.num_layers() - 1;
-    const bool changed = add_used(from, 0, last, -bytes) | add_used(m, 0, last, bytes);
-    update(changed ? 0 : layer, layer, layer);
+    const bool freed = add_used(from, 0, last, -bytes);  // both must run: no || between them
+    const bool taken = add_used(m, 0, last, bytes);
+    update(freed || taken ? 0 : layer, layer, layer);
   } else {
     const std::size_t last = plan_->output_last[layer];
     add_used(from, layer, last, -bytes);
