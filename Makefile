@@ -29,7 +29,7 @@ build-program: deps-run
 # The main job on embedded defaults: the quick suite table (docs/results/suite-quick.yaml: every
 # agent, EGRL against the baselines, on six instances of the benchmark suite's test split — today's
 # models on four chips, under the streaming dynamics of cost model v1 — 3 seeds of 5000
-# evaluations; about 8 minutes on 2 cores), after the suite's test instances and what there is to
+# evaluations; about half an hour on 2 cores), after the suite's test instances and what there is to
 # win on each. The full suite table: memplace table --suite v1 (docs/table.md#suite-tables). A
 # rerun reads the finished runs from runs/quick-suite and only prints.
 run: build-program
