@@ -17,9 +17,14 @@ if [ "${1:-}" = --check ]; then
 fi
 memplace=${1:-build/default/apps/memplace}
 status=0
+# --check writes the regenerated page to a file of its own (two checks from one checkout, as two
+# test runs, must not share one); writing a page goes through <page>.tmp and a rename.
+scratch=$(mktemp)
+trap 'rm -f "$scratch"' EXIT
 for page in docs/*.md; do
   grep -q '^<!-- generated table: memplace ' "$page" || continue
-  /usr/bin/python3 - "$page" "$memplace" > "$page.tmp" <<'PY'
+  if $check; then regenerated=$scratch; else regenerated=$page.tmp; fi
+  /usr/bin/python3 - "$page" "$memplace" > "$regenerated" <<'PY'
 import re, shlex, subprocess, sys
 page, memplace = sys.argv[1:]
 begin = re.compile(r"^<!-- generated table: memplace (.*) -->$")
@@ -43,14 +48,13 @@ if skipping:
 sys.stdout.write("\n".join(out))
 PY
   if $check; then
-    if ! diff -u "$page" "$page.tmp"; then
+    if ! diff -u "$page" "$regenerated"; then
       echo "FAIL: $page's generated table is not what its command prints; run" \
         "scripts/generated-tables.sh" >&2
       status=1
     fi
-    rm -f "$page.tmp"
   else
-    mv "$page.tmp" "$page"
+    mv "$regenerated" "$page"
   fi
 done
 if $check && [ $status -eq 0 ]; then echo "ok: every generated table matches its command"; fi
