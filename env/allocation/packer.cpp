@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 
+#include "env/allocation/feasible_offsets.hpp"
 #include "env/allocation/greedy_packing.hpp"
 #include "env/allocation/skyline_search.hpp"
 
@@ -50,6 +51,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     if (!reversed) reversed.emplace(time_reversed(problem));
     return *reversed;
   };
+  // Computed once: the sets are the same for the problem and its time-reversed twin.
+  std::optional<std::vector<OffsetSet>> feasible;
   enum class Run { offset_order, skyline, skyline_reversed };
   std::uint64_t spent = 0;
   for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round)
@@ -67,11 +70,12 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         };
         const SearchLimits run_limits{seconds_left, run_budget};
         const SearchProgressCallback& report = progress ? shifted : SearchProgressCallback{};
+        if (run != Run::offset_order && !feasible) feasible.emplace(feasible_offsets(problem));
         ExactSearchResult r =
             run == Run::offset_order
                 ? exact_search(problem, run_limits, order, report)
                 : skyline_search(run == Run::skyline ? problem : reversed_problem(), run_limits,
-                                 order, report, round > 1 ? round : 0);
+                                 order, report, round > 1 ? round : 0, *feasible);
         spent += r.nodes;
         const bool budget_stopped = r.outcome == SearchOutcome::limit && r.nodes == run_budget;
         if (!budget_stopped || (limits.placements > 0 && spent >= limits.placements)) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/rng.hpp"
+#include "env/allocation/feasible_offsets.hpp"
 #include "env/allocation/search_common.hpp"
 
 namespace memplace::allocation {
@@ -14,7 +15,8 @@ using detail::kNone;
 class Skyline {
  public:
   Skyline(const Problem& problem, const SearchLimits& limits, RankOrder rank_order,
-          const SearchProgressCallback& progress, std::uint64_t shuffle)
+          const SearchProgressCallback& progress, std::uint64_t shuffle,
+          std::span<const OffsetSet> feasible)
       : problem_(problem),
         set_(problem),
         buffers_(set_.buffers),
@@ -45,6 +47,11 @@ class Skyline {
     reach_.assign(sections + 1, 0);
     placed_.assign(n_, 0);
     offset_.assign(n_, 0);
+    if (!feasible.empty())
+      for (int i = 0; i < n_; ++i)
+        feasible_.push_back(&feasible[set_.original[i]]);
+    for (int i = 0; i < n_; ++i)
+      lowest_[i] = resting_offset(i, 0);
   }
 
   static std::vector<int> shuffled(std::vector<int> rank, std::uint64_t seed) {
@@ -90,8 +97,17 @@ class Skyline {
     return {a, b};
   }
 
-  // A buffer's lowest offset: the highest floor of its sections (kept in lowest_).
+  // A buffer's lowest offset: the highest floor of its sections, raised to the next offset it
+  // can take in any packing (kept in lowest_).
   std::int64_t lowest_offset(int i) const { return lowest_[i]; }
+
+  // The lowest offset >= `at` that buffer i can take in any packing (feasible_offsets.hpp); kNone
+  // when there is none.
+  std::int64_t resting_offset(int i, std::int64_t at) const {
+    if (feasible_.empty()) return at;
+    const std::int64_t offset = feasible_[i]->at_or_above(at, alignment_);
+    return offset < 0 ? kNone : offset;
+  }
 
   // Section s's floor rose to `to`: its unplaced buffers' lowest offsets follow, and every
   // section those buffers cover is checked — its bytes to place must fit above the lowest offset
@@ -102,7 +118,7 @@ class Skyline {
     bool ok = true;
     for (const int i : crossing_[s])
       if (!placed_[i] && lowest_[i] < to) {
-        trail_.set(lowest_[i], to);
+        trail_.set(lowest_[i], resting_offset(i, to));
         for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
           ok = section_holds(t);
       }
@@ -177,7 +193,7 @@ class Skyline {
       if (!reach_[p]) continue;
       if (remaining_[p] <= capacity_ - h - alignment_) reach_[p + 1] = 1;
       for (const int i : starting_[p])
-        if (!placed_[i] && sections_.last[i] <= b) reach_[sections_.last[i]] = 1;
+        if (!placed_[i] && sections_.last[i] <= b && lowest_[i] == h) reach_[sections_.last[i]] = 1;
     }
     if (!reach_[b]) return false;
     // Up to the lower wall, the valley is a pit: a buffer that reaches over a wall sits above it,
@@ -292,6 +308,8 @@ class Skyline {
       if (b.size > capacity_) return SearchOutcome::infeasible;
     for (const std::int64_t bytes : remaining_)
       if (bytes > capacity_) return SearchOutcome::infeasible;
+    for (const std::int64_t lowest : lowest_)
+      if (lowest == kNone) return SearchOutcome::infeasible;
     int section = next_section();
     if (section < 0) return SearchOutcome::packed;
     int depth = 0;
@@ -340,6 +358,7 @@ class Skyline {
   std::vector<std::int64_t> lowest_;     // per buffer, its lowest offset (unplaced buffers)
   std::vector<char> placed_;
   std::vector<std::int64_t> offset_;
+  std::vector<const OffsetSet*> feasible_;  // per buffer, or empty: no sets given
   detail::Trail trail_;
   std::vector<Frame> frames_;
 };
@@ -348,8 +367,8 @@ class Skyline {
 
 ExactSearchResult skyline_search(const Problem& problem, const SearchLimits& limits,
                                  RankOrder rank_order, const SearchProgressCallback& progress,
-                                 std::uint64_t shuffle) {
-  return Skyline(problem, limits, rank_order, progress, shuffle).run();
+                                 std::uint64_t shuffle, std::span<const OffsetSet> feasible) {
+  return Skyline(problem, limits, rank_order, progress, shuffle, feasible).run();
 }
 
 }  // namespace memplace::allocation

@@ -13,7 +13,10 @@
 // the offset-ordered search (exact_search.hpp) thrashes (docs/allocation.md, "How it solves").
 #pragma once
 
+#include <span>
+
 #include "env/allocation/exact_search.hpp"
+#include "env/allocation/feasible_offsets.hpp"
 
 namespace memplace::allocation {
 
@@ -21,9 +24,12 @@ namespace memplace::allocation {
 // limit; `rank_order` orders the buffers that can sit at the same floor.
 // With a nonzero `shuffle`, each buffer's rank moves by a random amount (up to an eighth of the
 // buffers, from that seed): another complete search with other first choices, for restarts.
+// `feasible`, when given (feasible_offsets(problem), one set per buffer of the problem), rules
+// out the floors a buffer can never rest at.
 ExactSearchResult skyline_search(const Problem& problem, const SearchLimits& limits,
                                  RankOrder rank_order = RankOrder::size,
                                  const SearchProgressCallback& progress = {},
-                                 std::uint64_t shuffle = 0);
+                                 std::uint64_t shuffle = 0,
+                                 std::span<const OffsetSet> feasible = {});
 
 }  // namespace memplace::allocation

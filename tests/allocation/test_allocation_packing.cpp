@@ -4,9 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <set>
 
 #include "base/rng.hpp"
 #include "env/allocation/exact_search.hpp"
+#include "env/allocation/feasible_offsets.hpp"
 #include "env/allocation/greedy_packing.hpp"
 #include "env/allocation/packer.hpp"
 #include "env/allocation/packing_check.hpp"
@@ -52,10 +54,12 @@ TEST_CASE("greedy packing: best fit takes the tightest hole, first fit the lowes
 }
 
 // Whether any offsets in [0, capacity - size], multiples of the alignment, pack the problem.
-bool brute_force_packable(const Problem& p) {
+// Calls `found` with every packing of p, by brute force, until it returns true.
+void each_packing(const Problem& p,
+                  const std::function<bool(const std::vector<std::int64_t>&)>& found) {
   std::vector<std::int64_t> offsets(p.buffers.size(), 0);
   std::function<bool(std::size_t)> place = [&](std::size_t i) {
-    if (i == p.buffers.size()) return true;
+    if (i == p.buffers.size()) return found(offsets);
     for (std::int64_t o = 0; o + p.buffers[i].size <= p.capacity; o += p.alignment) {
       offsets[i] = o;
       bool clash = false;
@@ -67,7 +71,13 @@ bool brute_force_packable(const Problem& p) {
     }
     return false;
   };
-  return place(0);
+  place(0);
+}
+
+bool brute_force_packable(const Problem& p) {
+  bool packable = false;
+  each_packing(p, [&](const std::vector<std::int64_t>&) { return packable = true; });
+  return packable;
 }
 
 // Both exact searches against brute force on the same 3,000 small random problems.
@@ -114,6 +124,104 @@ TEST_CASE("exact search: agrees with brute force on 3,000 small random problems"
 TEST_CASE("skyline search: agrees with brute force on 3,000 small random problems") {
   check_against_brute_force(
       [](const Problem& p, RankOrder order) { return skyline_search(p, {}, order); });
+}
+
+TEST_CASE("skyline search with feasible offsets: agrees with brute force on 3,000 problems") {
+  check_against_brute_force([](const Problem& p, RankOrder order) {
+    const std::vector<OffsetSet> feasible = feasible_offsets(p);
+    return skyline_search(p, {}, order, {}, 0, feasible);
+  });
+}
+
+// Every offset of every packing, by brute force: per buffer, the offsets it takes in some packing.
+std::vector<std::set<std::int64_t>> offsets_in_packings(const Problem& p) {
+  std::vector<std::set<std::int64_t>> seen(p.buffers.size());
+  each_packing(p, [&](const std::vector<std::int64_t>& offsets) {
+    for (std::size_t k = 0; k < offsets.size(); ++k)
+      seen[k].insert(offsets[k]);
+    return false;
+  });
+  return seen;
+}
+
+bool holds(const OffsetSet& set, std::int64_t offset) {
+  for (const auto& [lo, hi] : set.intervals())
+    if (lo <= offset && offset <= hi) return true;
+  return false;
+}
+
+TEST_CASE("feasible offsets: a hand toy, every offset written out") {
+  // Capacity 10, no slack: a (4 bytes) lives in steps [0, 2), b (6) in step 0, c (6) in step 1.
+  // Under a lies nothing or b (in step 0) and nothing or c (step 1): a is at 0 or 6; b and c at
+  // 0 or 4.
+  Problem p;
+  p.capacity = 10;
+  p.buffers = {{"a", 0, 2, 4}, {"b", 0, 1, 6}, {"c", 1, 2, 6}};
+  const std::vector<OffsetSet> sets = feasible_offsets(p);
+  using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  CHECK(sets[0].intervals() == Intervals{{0, 0}, {6, 6}});
+  CHECK(sets[1].intervals() == Intervals{{0, 0}, {4, 4}});
+  CHECK(sets[2].intervals() == Intervals{{0, 0}, {4, 4}});
+  CHECK(sets[0].at_or_above(1, 1) == 6);
+  CHECK(sets[0].at_or_above(7, 1) == -1);
+  // One spare byte: every offset within a byte above a sum; at alignment 2, the even ones.
+  p.capacity = 11;
+  const std::vector<OffsetSet> spare = feasible_offsets(p);
+  CHECK(spare[0].intervals() == Intervals{{0, 1}, {6, 7}});
+  CHECK(spare[0].at_or_above(1, 2) == 6);
+  // Too little room for b and a together: a's set is empty, which proves no packing exists.
+  p.capacity = 9;
+  CHECK(feasible_offsets(p)[0].empty());
+}
+
+TEST_CASE("feasible offsets: hold every offset of every packing (brute force), and none wider") {
+  Rng rng(5);
+  int narrowed = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    Problem p;
+    const int n = 2 + static_cast<int>(rng.uniform(5));
+    for (int i = 0; i < n; ++i) {
+      const auto lower = static_cast<std::int64_t>(rng.uniform(5));
+      p.buffers.push_back(Buffer{std::to_string(i), lower,
+                                 lower + 1 + static_cast<std::int64_t>(rng.uniform(4)),
+                                 static_cast<std::int64_t>(rng.uniform(6))});
+    }
+    p.alignment = rng.uniform(4) == 0 ? 2 : 1;
+    p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
+    const std::vector<OffsetSet> sets = feasible_offsets(p);
+    const std::vector<std::set<std::int64_t>> seen = offsets_in_packings(p);
+    CAPTURE(trial);
+    for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+      for (const std::int64_t offset : seen[i])
+        CHECK(holds(sets[i], offset));
+      for (const auto& [lo, hi] : sets[i].intervals()) {
+        CHECK(lo >= 0);
+        CHECK(hi + p.buffers[i].size <= p.capacity);
+      }
+      narrowed += p.buffers[i].size > 0 && !seen[i].empty() &&
+                  sets[i].intervals() != std::vector<std::pair<std::int64_t, std::int64_t>>{
+                                             {0, p.capacity - p.buffers[i].size}};
+    }
+  }
+  CHECK(narrowed > 500);  // the sets rule offsets out, not only keep the whole range
+  // A generated zero-slack problem: the packing it hides is in the sets.
+  const ZeroSlackProblem z = generate_zero_slack(300, 1 << 20, 4);
+  const std::vector<OffsetSet> sets = feasible_offsets(z.problem);
+  for (std::size_t i = 0; i < sets.size(); ++i)
+    CHECK(holds(sets[i], z.offsets[i]));
+}
+
+// What the sets are for: on a generated zero-slack problem of 300 buffers (seed 9), the skyline
+// search under the size order packs with them in 2,385 placements, and without them not within
+// 200,000 (docs/allocation.md); a placement limit gives the same outcome on every machine.
+TEST_CASE("skyline search: the feasible offsets cut the search on a full memory") {
+  const ZeroSlackProblem z = generate_zero_slack(300, 1048576, 9);
+  const std::vector<OffsetSet> sets = feasible_offsets(z.problem);
+  const ExactSearchResult with =
+      skyline_search(z.problem, {3600, 10'000}, RankOrder::size, {}, 0, sets);
+  REQUIRE(with.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(z.problem, with.offsets).empty());
+  CHECK(skyline_search(z.problem, {3600, 10'000}, RankOrder::size).outcome == SearchOutcome::limit);
 }
 
 // The portfolio's later rounds shuffle the skyline search's ranks (by up to an eighth of the

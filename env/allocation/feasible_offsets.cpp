@@ -1,0 +1,111 @@
+#include "env/allocation/feasible_offsets.hpp"
+
+#include <algorithm>
+
+namespace memplace::allocation {
+namespace {
+
+using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// A subset's sum and which of the section's buffers (bit k: its k-th) it holds.
+struct SubsetSum {
+  std::int64_t sum;
+  std::uint32_t members;
+};
+
+// Every subset of a section's buffers, sorted by sum (merging, so no sort: 2^(k+1) steps).
+std::vector<SubsetSum> subset_sums(const std::vector<Buffer>& buffers, const std::vector<int>& in) {
+  std::vector<SubsetSum> sums{{0, 0}};
+  std::vector<SubsetSum> shifted;
+  std::vector<SubsetSum> merged;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    shifted.clear();
+    for (const SubsetSum& s : sums)
+      shifted.push_back({s.sum + buffers[in[k]].size, s.members | (std::uint32_t{1} << k)});
+    merged.resize(sums.size() * 2);
+    std::merge(sums.begin(), sums.end(), shifted.begin(), shifted.end(), merged.begin(),
+               [](const SubsetSum& x, const SubsetSum& y) { return x.sum < y.sum; });
+    sums.swap(merged);
+  }
+  return sums;
+}
+
+// The offsets of `within` that a buffer (bit `self` of the section) can take given the section's
+// subset sums: those within `spare` bytes above the sum of a subset without it.
+Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, std::uint32_t self,
+                  std::int64_t spare) {
+  Intervals out;
+  auto start = sums.begin();  // moves forward only: both lists are sorted
+  for (const auto& [lo, hi] : within) {
+    while (start != sums.end() && start->sum < lo - spare)
+      ++start;
+    for (auto it = start; it != sums.end() && it->sum <= hi; ++it) {
+      if (it->members & self) continue;
+      const std::int64_t from = std::max(lo, it->sum);
+      const std::int64_t to = std::min(hi, it->sum + spare);
+      if (!out.empty() && from <= out.back().second + 1)
+        out.back().second = std::max(out.back().second, to);
+      else
+        out.emplace_back(from, to);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::int64_t OffsetSet::at_or_above(std::int64_t at, std::int64_t alignment) const {
+  auto it =
+      std::lower_bound(intervals_.begin(), intervals_.end(), at,
+                       [](const auto& interval, std::int64_t x) { return interval.second < x; });
+  for (; it != intervals_.end(); ++it) {
+    const std::int64_t from = std::max(at, it->first);
+    const std::int64_t aligned = (from + alignment - 1) / alignment * alignment;
+    if (aligned <= it->second) return aligned;
+  }
+  return -1;
+}
+
+std::vector<OffsetSet> feasible_offsets(const Problem& problem) {
+  const std::vector<Buffer>& buffers = problem.buffers;
+  const Sections sections = time_sections(buffers);
+  std::vector<std::vector<int>> crossing(sections.count());
+  std::vector<std::int64_t> spare(sections.count(), problem.capacity);
+  for (int i = 0; i < static_cast<int>(buffers.size()); ++i)
+    if (buffers[i].size > 0)
+      for (int s = sections.first[i]; s < sections.last[i]; ++s) {
+        crossing[s].push_back(i);
+        spare[s] -= buffers[i].size;
+      }
+  std::vector<Intervals> sets(buffers.size());
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const std::int64_t highest = problem.capacity - buffers[i].size;
+    if (highest >= 0) sets[i].emplace_back(0, highest);
+  }
+  // Section by section, the fewest buffers first (the sets narrow before the big sections are
+  // enumerated), each section's subset sums made once and dropped after use.
+  std::vector<int> order;
+  for (int s = 0; s < sections.count(); ++s)
+    if (spare[s] < 0) {
+      for (const int i : crossing[s])
+        sets[i].clear();
+    } else if (static_cast<int>(crossing[s].size()) <= kMaxSubsetBuffers + 1) {
+      order.push_back(s);
+    }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return crossing[a].size() < crossing[b].size(); });
+  for (const int s : order) {
+    const std::vector<SubsetSum> sums = subset_sums(buffers, crossing[s]);
+    for (std::size_t k = 0; k < crossing[s].size(); ++k) {
+      Intervals& set = sets[crossing[s][k]];
+      if (!set.empty()) set = allowed(set, sums, std::uint32_t{1} << k, spare[s]);
+    }
+  }
+  std::vector<OffsetSet> out;
+  out.reserve(buffers.size());
+  for (Intervals& set : sets)
+    out.emplace_back(std::move(set));
+  return out;
+}
+
+}  // namespace memplace::allocation
