@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/portable_math.hpp"
+
 namespace memplace::nn {
 
 namespace {
@@ -25,7 +27,7 @@ struct LeftOperand {
 };
 
 // The definition itself, row by row (for each depth, every column of the row), so each element's
-// chain runs in depth order.
+// chain runs in depth order. In float, fma_float: exactly rounded like the CPU's FMA, without it.
 template <class T>
 void portable_gemm(T* c, LeftOperand<T> a, const T* b, std::size_t m, std::size_t k,
                    std::size_t n) {
@@ -35,7 +37,10 @@ void portable_gemm(T* c, LeftOperand<T> a, const T* b, std::size_t m, std::size_
       const T factor = a.data[i * a.row_step + p * a.depth_step];
       const T* b_row = b + p * n;
       for (std::size_t j = 0; j < n; ++j)
-        row[j] = std::fma(factor, b_row[j], row[j]);
+        if constexpr (std::is_same_v<T, float>)
+          row[j] = portable::fma_float(factor, b_row[j], row[j]);
+        else
+          row[j] = std::fma(factor, b_row[j], row[j]);
     }
   }
 }

@@ -18,7 +18,7 @@
 namespace memplace::nn {
 
 enum class GemmKernel {
-  portable,  // std::fma per element: any x86-64 (slow where the CPU lacks FMA: glibc emulates it)
+  portable,  // an exactly rounded fma per element (portable::fma_float in float): any x86-64
   avx2,      // AVX2 + FMA, 6 rows x 16 columns at a time
   avx512,    // AVX-512F, 8 rows x 32 columns at a time
 };

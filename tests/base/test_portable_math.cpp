@@ -96,6 +96,46 @@ TEST_CASE("portable math: exact and special values") {
   CHECK(portable::pow_positive(2.0, 0.0) == 1.0);
 }
 
+// std::fmaf is exactly rounded wherever it runs (the CPU's FMA, or glibc's emulation), so it is
+// the reference, bit for bit, over random bit patterns (every exponent, subnormals, infinities),
+// near-cancellations (c close to -a*b, where a wrong rounding shows) and the values a network
+// multiplies.
+TEST_CASE("portable math: fma_float is exactly rounded (std::fma's bits)") {
+  Rng rng(17);
+  const auto random_float = [&] {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(rng.next() >> 32));
+  };
+  const auto same = [](float x, float y) {
+    return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y) ||
+           (std::isnan(x) && std::isnan(y));
+  };
+  int mismatches = 0;
+  int inexact_sums = 0;  // cases where the double sum alone was inexact: the rounding to odd acts
+  for (int i = 0; i < 1'000'000; ++i) {
+    const float a = random_float(), b = random_float();
+    float c = random_float();
+    if (i % 3 == 1) {
+      c = -static_cast<float>(static_cast<double>(a) * b);  // near-cancellation
+      c = std::bit_cast<float>(std::bit_cast<std::uint32_t>(c) + static_cast<int>(rng.uniform(5)) -
+                               2);
+    } else if (i % 3 == 2) {
+      c = static_cast<float>(rng.uniform01() * 2 - 1);
+    }
+    const float x = i % 3 == 2 ? static_cast<float>(rng.uniform01() * 2 - 1) : a;
+    const float y = i % 3 == 2 ? static_cast<float>(rng.uniform01() * 2 - 1) : b;
+    const double sum = static_cast<double>(x) * y + c;
+    inexact_sums += std::isfinite(sum) && sum - static_cast<double>(x) * y != c;
+    mismatches += !same(portable::fma_float(x, y, c), std::fma(x, y, c));
+  }
+  CHECK(mismatches == 0);
+  CHECK(inexact_sums > 100'000);
+  // Exact zeros keep fma's sign rules; infinities and NaN pass through.
+  CHECK(std::signbit(portable::fma_float(-0.0f, 1.0f, -0.0f)));
+  CHECK(!std::signbit(portable::fma_float(1.0f, 1.0f, -1.0f)));
+  CHECK(portable::fma_float(1e30f, 1e30f, 0.0f) == std::numeric_limits<float>::infinity());
+  CHECK(std::isnan(portable::fma_float(std::numeric_limits<float>::infinity(), 0.0f, 1.0f)));
+}
+
 TEST_CASE("portable math: the same bits as when these tests were written, on any CPU") {
   Fnv1a64 hash;
   Rng rng(2026);

@@ -4,8 +4,8 @@
 # standing for three machines (mcts with its GNN prior):
 #   - the fastest products this CPU runs (AVX-512 or AVX2), one thread;
 #   - the AVX2 products, with glibc told the CPU has no AVX-512, two threads;
-#   - the portable products, with glibc told the CPU has neither AVX2 nor FMA (its libm then
-#     takes its SSE2 paths and emulates fma in software), two threads.
+#   - the portable products (their own exactly rounded fma, portable::fma_float), with glibc told
+#     the CPU has neither AVX2 nor FMA (its libm then takes its SSE2 paths), two threads.
 # Before memplace had its own products and math (docs/gnn.md), these egrl and sac runs differed
 # between OpenBLAS's Haswell and SkylakeX kernels (OPENBLAS_CORETYPE), and an avx2 kernel that
 # rounds its products before adding them (no FMA) changes the egrl run.
