@@ -80,6 +80,23 @@ bool brute_force_packable(const Problem& p) {
   return packable;
 }
 
+// A problem small enough to brute-force: 2 to `max_buffers` buffers starting in steps
+// [0, max_lower], living 1-4 steps, of 0 to `max_size` bytes; alignment 1 or 2; the capacity the
+// peak or up to 2 bytes more.
+Problem random_small_problem(Rng& rng, int max_buffers, int max_lower, int max_size) {
+  Problem p;
+  const int n = 2 + static_cast<int>(rng.uniform(max_buffers - 1));
+  for (int i = 0; i < n; ++i) {
+    const auto lower = static_cast<std::int64_t>(rng.uniform(max_lower + 1));
+    p.buffers.push_back(Buffer{std::to_string(i), lower,
+                               lower + 1 + static_cast<std::int64_t>(rng.uniform(4)),
+                               static_cast<std::int64_t>(rng.uniform(max_size + 1))});
+  }
+  p.alignment = rng.uniform(4) == 0 ? 2 : 1;
+  p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
+  return p;
+}
+
 // Both exact searches against brute force on the same 3,000 small random problems.
 void check_against_brute_force(
     const std::function<ExactSearchResult(const Problem&, RankOrder)>& search) {
@@ -89,16 +106,7 @@ void check_against_brute_force(
     int packed = 0;
     int infeasible_under_peak = 0;  // the cases a peak check alone would get wrong
     for (int trial = 0; trial < 3000; ++trial) {
-      Problem p;
-      const int n = 2 + static_cast<int>(rng.uniform(6));
-      for (int i = 0; i < n; ++i) {
-        const auto lower = static_cast<std::int64_t>(rng.uniform(6));
-        p.buffers.push_back(Buffer{std::to_string(i), lower,
-                                   lower + 1 + static_cast<std::int64_t>(rng.uniform(4)),
-                                   static_cast<std::int64_t>(rng.uniform(5))});
-      }
-      p.alignment = rng.uniform(4) == 0 ? 2 : 1;
-      p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
+      const Problem p = random_small_problem(rng, 7, 5, 4);
       const bool expected = brute_force_packable(p);
       const ExactSearchResult r = search(p, order);
       CAPTURE(trial);
@@ -178,16 +186,7 @@ TEST_CASE("feasible offsets: hold every offset of every packing (brute force), a
   Rng rng(5);
   int narrowed = 0;
   for (int trial = 0; trial < 1500; ++trial) {
-    Problem p;
-    const int n = 2 + static_cast<int>(rng.uniform(5));
-    for (int i = 0; i < n; ++i) {
-      const auto lower = static_cast<std::int64_t>(rng.uniform(5));
-      p.buffers.push_back(Buffer{std::to_string(i), lower,
-                                 lower + 1 + static_cast<std::int64_t>(rng.uniform(4)),
-                                 static_cast<std::int64_t>(rng.uniform(6))});
-    }
-    p.alignment = rng.uniform(4) == 0 ? 2 : 1;
-    p.capacity = peak_live_bytes(p.buffers) + static_cast<std::int64_t>(rng.uniform(3));
+    const Problem p = random_small_problem(rng, 6, 4, 5);
     const std::vector<OffsetSet> sets = feasible_offsets(p);
     const std::vector<std::set<std::int64_t>> seen = offsets_in_packings(p);
     CAPTURE(trial);
