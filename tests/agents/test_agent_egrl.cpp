@@ -42,7 +42,8 @@ std::vector<agents::Outcome> zero_rewards(const std::vector<Mapping>& batch) {
 }
 
 TEST_CASE("agent egrl: is the default agent") {
-  CHECK(agents::TrainConfig{}.agent == "egrl");
+  const agents::TrainConfig defaults;
+  CHECK(defaults.agent == "egrl");
   const agents::AgentInfo& info = agents::find_agent("egrl");
   // One GNN shape for the population and the learner: hidden and conv_layers are declared once.
   std::size_t hidden = 0;

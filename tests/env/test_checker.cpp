@@ -10,6 +10,7 @@
 #include "env/placement_context.hpp"
 #include "env/sequential_env.hpp"
 #include "env/single_step_env.hpp"
+#include "tests/support/problem_list.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {
@@ -182,12 +183,7 @@ std::shared_ptr<Env> single_step() {
   return std::make_shared<SingleStepEnv>("toy/single-step", chain_context());
 }
 
-std::string joined(const std::vector<std::string>& problems) {
-  std::string out;
-  for (const std::string& p : problems)
-    out += "\n  " + p;
-  return out;
-}
+using testing::joined;
 
 bool mentions(const std::vector<std::string>& problems, const std::string& text) {
   return std::any_of(problems.begin(), problems.end(),

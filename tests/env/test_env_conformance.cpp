@@ -10,6 +10,7 @@
 #include "env/checker.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/registry.hpp"
+#include "tests/support/problem_list.hpp"
 
 namespace memplace {
 namespace {
@@ -17,12 +18,7 @@ namespace {
 const std::string kChain = MEMPLACE_SOURCE_DIR "/tests/data/good/chain.yaml";
 const std::string kToyHardware = MEMPLACE_SOURCE_DIR "/tests/data/good/toy-hw.yaml";
 
-std::string joined(const std::vector<std::string>& problems) {
-  std::string out;
-  for (const std::string& p : problems)
-    out += "\n  " + p;
-  return out;
-}
+using testing::joined;
 
 // Episodes per check: the big workloads' sequential episodes are ~600 steps, each one checked.
 void check_conforms(const std::string& id, const OptionMap& options = {},

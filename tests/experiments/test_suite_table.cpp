@@ -21,7 +21,7 @@ using experiments::CellResult;
 using experiments::TableConfig;
 using experiments::TableRow;
 
-TableConfig parse(const std::string& yaml) {
+TableConfig parse_table(const std::string& yaml) {
   return TableConfig::parse_yaml(yaml, "table.yaml");
 }
 
@@ -34,20 +34,20 @@ std::vector<std::string> instance_ids(Split split) {
 }
 
 TEST_CASE("suite table config: a split's instances, each run on its own hardware") {
-  TableConfig c = parse("agents: [sa]\nsuite: v1\n");
+  TableConfig c = parse_table("agents: [sa]\nsuite: v1\n");
   c.resolve();
   CHECK(c.suite == "v1");
   CHECK(c.split == Split::test);
   CHECK(c.workloads == instance_ids(Split::test));
   CHECK(c.workloads.size() >= 19);
 
-  TableConfig dev = parse("agents: [sa]\nsuite: v1\nsplit: dev\n");
+  TableConfig dev = parse_table("agents: [sa]\nsuite: v1\nsplit: dev\n");
   dev.resolve();
   CHECK(dev.workloads == instance_ids(Split::dev));
 
   // A subset of the split (the quick table), and the model of an instance.
   TableConfig quick =
-      parse("agents: [sa]\nsuite: v1\nworkloads: [resnet18-b1@edge-tpu, vit-b16-b32@nnpi]\n");
+      parse_table("agents: [sa]\nsuite: v1\nworkloads: [resnet18-b1@edge-tpu, vit-b16-b32@nnpi]\n");
   quick.resolve();
   const agents::TrainConfig cell = quick.cell("sa", "resnet18-b1@edge-tpu", 2);
   CHECK(cell.model.workload == "resnet18-b1");
@@ -56,7 +56,7 @@ TEST_CASE("suite table config: a split's instances, each run on its own hardware
   CHECK(quick.model_of("resnet50").hardware == quick.model.hardware);  // not an instance
 
   // The config file names the suite and its split and survives a round trip.
-  TableConfig back = parse(quick.to_yaml());
+  TableConfig back = parse_table(quick.to_yaml());
   back.resolve();
   CHECK(back == quick);
   CHECK(quick.to_yaml().find("suite: \"v1\"\nsplit: test\n") != std::string::npos);
@@ -67,7 +67,7 @@ TEST_CASE("suite table config: a split's instances, each run on its own hardware
 TEST_CASE("suite table config: bad suites, splits and instances are named") {
   auto refused = [](const std::string& yaml, const std::string& expected) {
     try {
-      TableConfig c = parse(yaml);
+      TableConfig c = parse_table(yaml);
       c.resolve();
     } catch (const InputError& e) {
       const std::string message = e.what();

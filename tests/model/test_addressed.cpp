@@ -21,7 +21,7 @@ namespace {
 
 using toy::ns;
 
-const SimulatorOptions kStreaming{.memory_time = std::nullopt, .dynamics = Dynamics::streaming};
+using toy::kStreaming;
 const SimulatorOptions kAddressed{.memory_time = std::nullopt, .dynamics = Dynamics::addressed};
 
 // Z -> A -> B -> C -> D; only D's 40-byte weight can be prefetched (every activation is read by

@@ -15,7 +15,7 @@
 namespace memplace {
 namespace {
 
-const SimulatorOptions kStreaming{.memory_time = std::nullopt, .dynamics = Dynamics::streaming};
+using toy::kStreaming;
 
 void require_agree(const Simulator& sim, const IncrementalStreamingEvaluator& inc,
                    Evaluation& full) {

@@ -12,8 +12,8 @@ namespace memplace {
 namespace {
 
 using toy::ns;
-constexpr MemoryIndex F = 0;
-constexpr MemoryIndex S = 1;
+using toy::F;
+using toy::S;
 
 TEST_CASE("compiler mapping on the tight toy: greedy by benefit per byte") {
   // Benefits (all else in SLOW): A.o 17400 ns / 600 B, B.o 12000 / 600, C.o 100 / 10. A.o takes

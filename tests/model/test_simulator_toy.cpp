@@ -14,8 +14,8 @@ namespace memplace {
 namespace {
 
 using toy::ns;
-constexpr MemoryIndex F = 0;
-constexpr MemoryIndex S = 1;
+using toy::F;
+using toy::S;
 
 Mapping map_of(std::initializer_list<MemoryIndex> values) {
   return Mapping(values);

@@ -17,7 +17,7 @@ namespace {
 
 using toy::ns;
 
-const SimulatorOptions kStreaming{.memory_time = std::nullopt, .dynamics = Dynamics::streaming};
+using toy::kStreaming;
 
 // Z -> A -> B -> C; only C's 40-byte weight can be prefetched (every activation is read by the
 // layer right after its producer, so it exists only when it is needed). Toy hardware: FAST 1 ns

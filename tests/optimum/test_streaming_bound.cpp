@@ -16,7 +16,7 @@
 namespace memplace {
 namespace {
 
-const SimulatorOptions kStreaming{.memory_time = std::nullopt, .dynamics = Dynamics::streaming};
+using toy::kStreaming;
 
 Simulator toy_streaming(std::uint64_t seed, std::size_t layers, std::size_t levels,
                         MemoryTimeCombine combine, std::int64_t lookahead) {

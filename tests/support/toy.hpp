@@ -12,12 +12,21 @@
 #include "env/model/inputs/mapping.hpp"
 #include "env/model/inputs/time.hpp"
 #include "env/model/inputs/workload.hpp"
+#include "env/model/simulator.hpp"
 
 namespace memplace::toy {
 
 constexpr TimeFs ns(std::int64_t n) {
   return n * 1'000'000;
 }
+
+// The toy hardware's memories by index.
+constexpr MemoryIndex F = 0;  // FAST
+constexpr MemoryIndex S = 1;  // SLOW
+
+// Cost model v1: the streaming dynamics, with each hardware file's own memory-time rule.
+inline const SimulatorOptions kStreaming{.memory_time = std::nullopt,
+                                         .dynamics = Dynamics::streaming};
 
 Hardware hardware(MemoryTimeCombine combine = MemoryTimeCombine::max);
 // The same with `memories` levels (1 to 8): FAST, MID (1 byte = 5 ns, 2000 B), SLOW, ARCHIVE,
