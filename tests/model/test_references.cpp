@@ -11,8 +11,8 @@
 namespace memplace {
 namespace {
 
-using toy::ns;
 using toy::F;
+using toy::ns;
 using toy::S;
 
 TEST_CASE("compiler mapping on the tight toy: greedy by benefit per byte") {

@@ -13,8 +13,8 @@
 namespace memplace {
 namespace {
 
-using toy::ns;
 using toy::F;
+using toy::ns;
 using toy::S;
 
 Mapping map_of(std::initializer_list<MemoryIndex> values) {
