@@ -14,7 +14,7 @@ namespace {
 using namespace tensor_columns;
 constexpr std::size_t kWeightOffset = 6;
 constexpr std::size_t kActivationOffset = 7;
-constexpr auto kDynamicNames =
+constexpr auto kAllocationGameDynamicNames =
     tensor_columns::names_then<2>({"weight_offset", "activation_offset"});
 
 std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
@@ -111,7 +111,7 @@ ObservationView AllocationGameEnv::observation() const {
   view.owner = &ctx_->graph;
   view.dynamic = dynamic_;
   view.dynamic_features = kDynamicFeatures;
-  view.dynamic_names = kDynamicNames;
+  view.dynamic_names = kAllocationGameDynamicNames;
   view.action_mask = mask_;
   view.occupancy = grid_.cells();
   view.occupancy_shape = grid_.shape();

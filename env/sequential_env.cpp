@@ -15,7 +15,7 @@ using namespace tensor_columns;
 constexpr std::size_t kFreeStaging = 6;
 constexpr std::size_t kMemoryBoundShare = 7;
 // The dynamic columns' names; -v0 has the first six.
-constexpr auto kDynamicNames =
+constexpr auto kSequentialDynamicNames =
     tensor_columns::names_then<2>({"free_staging", "memory_bound_share"});
 
 }  // namespace
@@ -86,7 +86,7 @@ ObservationView SequentialEnv::observation() const {
   view.owner = &ctx_->graph;
   view.dynamic = dynamic_;
   view.dynamic_features = features_;
-  view.dynamic_names = std::span(kDynamicNames).first(features_);
+  view.dynamic_names = std::span(kSequentialDynamicNames).first(features_);
   view.action_mask = mask_;
   return view;
 }

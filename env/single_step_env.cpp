@@ -13,7 +13,7 @@ namespace memplace {
 
 namespace {
 
-constexpr std::string_view kDynamicNames[] = {"weight_memory", "activation_memory"};
+constexpr std::string_view kSingleStepDynamicNames[] = {"weight_memory", "activation_memory"};
 
 float memory_feature(MemoryIndex m, std::size_t memories) {
   return memories <= 1 ? 0.0f : static_cast<float>(m) / static_cast<float>(memories - 1);
@@ -109,7 +109,7 @@ ObservationView SingleStepEnv::observation() const {
   view.owner = &ctx_->graph;
   view.dynamic = dynamic_;
   view.dynamic_features = 2;
-  view.dynamic_names = std::span(kDynamicNames);
+  view.dynamic_names = std::span(kSingleStepDynamicNames);
   view.action_mask = *mask_;
   return view;
 }

@@ -11,11 +11,11 @@
 namespace memplace::agents {
 namespace {
 
-constexpr const char* kName = "ea";
+constexpr const char* kEaName = "ea";
 
 class EaAgent final : public Agent {
  public:
-  explicit EaAgent(const AgentSetup& setup) : evolution_(make_evolution(kName, setup)) {}
+  explicit EaAgent(const AgentSetup& setup) : evolution_(make_evolution(kEaName, setup)) {}
 
   std::vector<Mapping> propose(std::size_t limit) override {
     return issue_candidates(evolution_, issued_, limit);
@@ -75,7 +75,7 @@ class EaAgent final : public Agent {
 }  // namespace
 
 AgentInfo ea_agent() {
-  return {kName,
+  return {kEaName,
           "EGRL's evolution without learners: GNN policies and Boltzmann chromosomes, elites, "
           "tournament selection, crossover, mutation",
           {"single-step"},

@@ -21,18 +21,18 @@
 namespace memplace::agents {
 namespace {
 
-constexpr const char* kName = "egrl";
+constexpr const char* kEgrlName = "egrl";
 
 class EgrlAgent final : public Agent {
  public:
   explicit EgrlAgent(const AgentSetup& setup)
-      : evolution_(make_evolution(kName, setup)),
+      : evolution_(make_evolution(kEgrlName, setup)),
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
-                 sac_options(Hyperparameters(kName, setup.hyperparameters), setup.threads),
+                 sac_options(Hyperparameters(kEgrlName, setup.hyperparameters), setup.threads),
                  derive_seed(setup.seed, {kLearnerSeedStream})) {
     // The learner starts from the trained network; its actor migrates into the population.
     if (setup.initial_policy) learner_.start_from(*setup.initial_policy);
-    const Hyperparameters h(kName, setup.hyperparameters);
+    const Hyperparameters h(kEgrlName, setup.hyperparameters);
     learner_samples_ = static_cast<std::size_t>(h.integer("learner_samples", 0, 4096));
     // Expected moves per noisy rollout, whatever the workload's size.
     learner_epsilon_ =
@@ -188,7 +188,7 @@ AgentInfo egrl_agent() {
                    {"shared", "own"},
                    "what trains the learner: every mapping scored (shared) or only its own "
                    "rollouts (own)"});
-  return {kName,
+  return {kEgrlName,
           "EGRL: the EA's population plus a discrete-SAC learner on a shared replay buffer, its "
           "actor migrated into the population every generation",
           {"single-step"},

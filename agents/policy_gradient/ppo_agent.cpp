@@ -16,7 +16,7 @@
 namespace memplace::agents {
 namespace {
 
-constexpr const char* kName = "ppo";
+constexpr const char* kPpoName = "ppo";
 
 struct Settings {
   std::size_t batch = 0;
@@ -25,7 +25,7 @@ struct Settings {
 };
 
 Settings read_settings(const OptionMap& values) {
-  const Hyperparameters h(kName, values);
+  const Hyperparameters h(kPpoName, values);
   Settings s;
   s.batch = static_cast<std::size_t>(h.integer("batch", 2, 4096));
   s.greedy = h.flag("greedy");
@@ -153,7 +153,7 @@ class PpoAgent final : public Agent {
 
 AgentInfo ppo_agent() {
   return {
-      kName,
+      kPpoName,
       "PPO: GNN actor-critic, per-tensor categorical policy, clipped surrogate, minibatch epochs",
       {"single-step"},
       {{"batch", "64", {}, "mappings per policy update (the rollout; one forward pass)"},

@@ -8,8 +8,6 @@ namespace memplace::optimum {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
 TimeFs graph_input_fs(const Simulator& sim, std::size_t l, std::size_t m) {
   return m == sim.slowest() ? sim.external_fs(l) : 0;
 }

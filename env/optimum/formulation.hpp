@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,8 @@ namespace memplace::optimum {
 
 // Solver units per femtosecond (2^-20: about one nanosecond per unit).
 inline constexpr double kUnitsPerFs = 1.0 / 1048576.0;
+// The bound of a column or row that has none.
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 enum class RowKind : std::uint8_t {
   assignment,

@@ -13,7 +13,6 @@
 namespace memplace::optimum {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kSafety = 1e-6;  // relative, against Clp's tolerances
 
 // One y(r, h, s) column, and its progress columns z(r, h, s, l) for the layers of its window
