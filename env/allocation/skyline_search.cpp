@@ -1,6 +1,7 @@
 #include "env/allocation/skyline_search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "base/rng.hpp"
@@ -11,6 +12,50 @@ namespace memplace::allocation {
 namespace {
 
 using detail::kNone;
+
+// A set of decision depths below a fixed bound, as bits: the decisions a failure depends on. Only
+// the words in use are touched, as a search's depths stay far below the bound.
+class DepthSet {
+ public:
+  explicit DepthSet(int words = 0) : words_(words, 0) {}
+  void clear() {
+    std::fill(words_.begin(), words_.begin() + used_, 0);
+    used_ = 0;
+  }
+  void add(std::span<const std::uint64_t> other) {
+    for (std::size_t w = 0; w < other.size(); ++w)
+      words_[w] |= other[w];
+    used_ = std::max(used_, other.size());
+  }
+  void add_word(int w, std::uint64_t bits) {
+    words_[w] |= bits;
+    used_ = std::max(used_, static_cast<std::size_t>(w) + 1);
+  }
+  // Adds every depth below `depth`.
+  void add_below(int depth) {
+    depth = std::min(depth, static_cast<int>(words_.size()) * 64);
+    const std::size_t full = depth / 64;
+    std::fill(words_.begin(), words_.begin() + full, ~std::uint64_t{0});
+    const bool partial = depth % 64 != 0;
+    if (partial) words_[full] |= (std::uint64_t{1} << (depth % 64)) - 1;
+    used_ = std::max(used_, full + partial);
+  }
+  // The highest depth below `depth` in the set, or -1.
+  int highest_below(int depth) const {
+    for (int w = std::min(static_cast<int>(used_) - 1, depth / 64); w >= 0; --w) {
+      std::uint64_t bits = words_[w];
+      if (w == depth / 64) bits &= (std::uint64_t{1} << (depth % 64)) - 1;
+      if (bits) return w * 64 + std::bit_width(bits) - 1;
+    }
+    return -1;
+  }
+  std::span<const std::uint64_t> words() const { return {words_.data(), used_}; }
+  std::size_t bound_words() const { return words_.size(); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+  std::size_t used_ = 0;  // words_ beyond it are zero
+};
 
 class Skyline {
  public:
@@ -28,11 +73,17 @@ class Skyline {
         twin_before_(detail::twins_before(buffers_, rank_)),
         meter_(limits, progress, n_) {
     const int sections = sections_.count();
+    // Placements and rises: a few per section beyond the buffers covers every search tried; a
+    // decision deeper than this is recorded in no conflict set, so its frame backtracks
+    // chronologically (search()).
+    recorded_depths_ = n_ + 4 * sections + 64;
+    words_ = recorded_depths_ / 64 + 1;
+    touches_.assign(static_cast<std::size_t>(sections) * words_, 0);
+    why_ = DepthSet(words_);
     crossing_.resize(sections);
     starting_.resize(sections);
     remaining_.assign(sections, 0);
     floor_.assign(sections, 0);
-    touched_.assign(sections, -1);
     lowest_.assign(n_, 0);
     std::vector<int> by_rank(n_);
     for (int i = 0; i < n_; ++i)
@@ -83,19 +134,10 @@ class Skyline {
     bool rose = false;     // the rising branch has been taken
     int trying = -1;       // the buffer placed from this frame, -1 if none
     std::size_t mark = 0;  // the trail's size before the branch being tried
+    DepthSet conflict;     // the earlier decisions its failed branches and its choices depend on
   };
 
   bool active(int s) const { return s >= 0 && s < sections_.count() && remaining_[s] > 0; }
-
-  // The run of active sections around active section s: [first, last).
-  std::pair<int, int> component(int s) const {
-    int a = s, b = s + 1;
-    while (active(a - 1))
-      --a;
-    while (active(b))
-      ++b;
-    return {a, b};
-  }
 
   // A buffer's lowest offset: the highest floor of its sections, raised to the next offset it
   // can take in any packing (kept in lowest_).
@@ -124,20 +166,53 @@ class Skyline {
       }
     return ok;
   }
-  bool section_holds(int t) const {
+  // Fails with the reason in why_: the section's placed buffers and floor, and what holds each
+  // unplaced buffer's lowest offset up.
+  bool section_holds(int t) {
     if (remaining_[t] == 0) return true;
     std::int64_t lowest = kNone;
     for (const int i : crossing_[t])
       if (!placed_[i]) lowest = std::min(lowest, lowest_[i]);
-    return remaining_[t] <= capacity_ - lowest;
+    if (remaining_[t] <= capacity_ - lowest) return true;
+    blame_section(why_, t);
+    for (const int i : crossing_[t])
+      if (!placed_[i]) blame_lowest(why_, i);
+    return false;
+  }
+
+  // Conflict sets (conflict-directed backjumping). The state of a section — its floor, and which
+  // of its buffers are placed where — is made by the decisions that touched it: placements of its
+  // buffers and rises of its floor. A check that fails names the sections it read, and the
+  // decisions that touched them are the failure's reason: with them unchanged it fails again,
+  // whatever is decided elsewhere. When every branch of a decision has failed, the search jumps
+  // back to the latest decision among its branches' reasons (and what limited its branches) — past
+  // the decisions made in other parts of the schedule, which the fewest-branches rule interleaves.
+  void touch(int s, int depth) {
+    if (depth >= recorded_depths_) return;
+    std::int64_t& word = touches_[static_cast<std::size_t>(depth / 64) * sections_.count() + s];
+    trail_.set(word, word | static_cast<std::int64_t>(std::uint64_t{1} << (depth % 64)));
+  }
+  // Adds the decisions that touched section s (those up to the current depth: deeper ones are
+  // undone).
+  void blame_section(DepthSet& why, int s) const {
+    const int words = std::min(words_, depth_ / 64 + 1);
+    for (int w = 0; w < words; ++w)
+      why.add_word(w, static_cast<std::uint64_t>(
+                          touches_[static_cast<std::size_t>(w) * sections_.count() + s]));
+  }
+  // An unplaced buffer's lowest offset is its highest section's floor, raised to a feasible offset.
+  void blame_lowest(DepthSet& why, int i) const {
+    int highest = sections_.first[i];
+    for (int s = highest + 1; s < sections_.last[i]; ++s)
+      if (floor_[s] > floor_[highest]) highest = s;
+    blame_section(why, highest);
   }
 
   // Where to decide next: in the earliest component (a run of sections with bytes to place, which
   // shares no buffer with any other), among the sections at the lowest floor, the one with the
   // fewest branches (the earliest of ties); -1 when every buffer is placed. Any section at the
   // lowest floor is a complete choice (its lowest buffer sits at the floor or above it), so the
-  // search takes the one that fails or forces first. Working on one component until it is done is
-  // what lets a failure jump back past the decisions made in others (search()).
+  // search takes the one that fails or forces first.
   int next_section() const {
     int s = 0;
     while (s < sections_.count() && !active(s))
@@ -195,7 +270,12 @@ class Skyline {
       for (const int i : starting_[p])
         if (!placed_[i] && sections_.last[i] <= b && lowest_[i] == h) reach_[sections_.last[i]] = 1;
     }
-    if (!reach_[b]) return false;
+    const auto fail = [&] {
+      for (int p = std::max(a - 1, 0); p <= std::min(b, sections_.count() - 1); ++p)
+        blame_section(why_, p);
+      return false;
+    };
+    if (!reach_[b]) return fail();
     // Up to the lower wall, the valley is a pit: a buffer that reaches over a wall sits above it,
     // so in each section the pit's height is filled by buffers inside the valley, but for the
     // section's spare bytes.
@@ -209,7 +289,7 @@ class Skyline {
       for (const int i : crossing_[p])
         if (!placed_[i] && sections_.first[i] >= a && sections_.last[i] <= b)
           inside += buffers_[i].size;
-      if (inside < wall - h - spare) return false;
+      if (inside < wall - h - spare) return fail();
     }
     return true;
   }
@@ -233,6 +313,8 @@ class Skyline {
     frame.candidates.clear();
     for (const int i : crossing_[section])
       if (sits_at(i, frame.floor)) frame.candidates.push_back(i);
+    if (frame.conflict.bound_words() == 0) frame.conflict = DepthSet(words_);
+    frame.conflict.clear();
     frame.next = 0;
     frame.rose = false;
     frame.trying = -1;
@@ -249,8 +331,11 @@ class Skyline {
     bool fits = true;
     for (int s = sections_.first[i]; s < sections_.last[i]; ++s) {
       trail_.set(remaining_[s], remaining_[s] - b.size);
-      trail_.set(touched_[s], depth);
-      fits = fits && (remaining_[s] == 0 || remaining_[s] <= capacity_ - top);
+      touch(s, depth);
+      if (fits && remaining_[s] != 0 && remaining_[s] > capacity_ - top) {
+        fits = false;
+        blame_section(why_, s);
+      }
     }
     for (int s = sections_.first[i]; fits && s < sections_.last[i]; ++s)
       fits = raise_floor(s, top);
@@ -277,30 +362,45 @@ class Skyline {
     return to;
   }
 
-  // Takes the next branch of the frame at `depth`; false when the branch fails at once.
+  // Takes the next branch of the frame at `depth`; false when the branch fails at once, with its
+  // reason added to the frame's conflict set.
   bool branch(Frame& frame, int depth) {
+    why_.clear();
+    bool ok;
     if (frame.next < frame.candidates.size()) {
       frame.trying = frame.candidates[frame.next++];
-      return place(frame.trying, frame.floor, depth);
-    }
-    frame.rose = true;
-    const std::int64_t to = rise(frame);
-    if (to == kNone || remaining_[frame.section] > capacity_ - to) return false;
-    trail_.set(touched_[frame.section], depth);
-    return raise_floor(frame.section, to) && valley_fillable(frame.section - 1) &&
+      ok = place(frame.trying, frame.floor, depth);
+    } else {
+      frame.rose = true;
+      // No spare byte: the floor cannot rise, whatever it would rise to (the reason is the
+      // section's, in the conflict set since the frame opened).
+      if (remaining_[frame.section] >= capacity_ - frame.floor) return false;
+      // Where the floor rises to depends on buffers anywhere (rise()): the decisions before this
+      // one are all its reason, so it backtracks chronologically.
+      frame.conflict.add_below(depth);
+      const std::int64_t to = rise(frame);
+      if (to == kNone || remaining_[frame.section] > capacity_ - to) return false;
+      touch(frame.section, depth);
+      ok = raise_floor(frame.section, to) && valley_fillable(frame.section - 1) &&
            valley_fillable(frame.section + 1) && valley_fillable(frame.section);
+    }
+    if (!ok) frame.conflict.add(why_.words());
+    return ok;
   }
 
-  // Where to resume when the frame at `depth` has failed in every branch: its component's state
-  // has no packing, and that state is what the decisions up to the last one that touched the
-  // component made — the decisions after it worked on other components. -1: no decision touched
-  // it, so the problem has no packing.
-  int resume_depth(const Frame& frame) const {
-    const auto [a, b] = component(frame.section);
-    int last = -1;
-    for (int s = a; s < b; ++s)
-      last = std::max(last, static_cast<int>(touched_[s]));
-    return last;
+  // When every branch of a frame has failed (the state is again the one it opened in): what
+  // limited its branches joins its conflict set — what made the section's floor, and what keeps
+  // each other buffer of the section from sitting at it.
+  void blame_choices(Frame& frame) {
+    blame_section(frame.conflict, frame.section);
+    for (const int i : crossing_[frame.section])
+      if (!placed_[i] && !sits_at(i, frame.floor)) {
+        // Held up, or it would land on a twin placed below it (a twin unplaced is the section's).
+        if (lowest_offset(i) != frame.floor)
+          blame_lowest(frame.conflict, i);
+        else if (lands_on_higher_rank(i, frame.floor))
+          blame_section(frame.conflict, sections_.first[i]);
+      }
   }
 
   SearchOutcome search() {
@@ -316,15 +416,24 @@ class Skyline {
     frames_.resize(1);
     open(frames_[0], section);
     while (depth >= 0) {
+      depth_ = depth;
       Frame& frame = frames_[depth];
       if (frame.trying >= 0) placed_[frame.trying] = 0;
       frame.trying = -1;
       trail_.undo(frame.mark);
       if (frame.rose) {
-        // Every branch failed: jump back to the last decision that touched this component.
-        const int resume = resume_depth(frame);
+        blame_choices(frame);
+        // Every branch failed: jump back to the latest decision among the reasons, which inherits
+        // the rest of them (a decision too deep to be recorded goes back one step, with all).
+        int resume = depth - 1;
+        if (depth < recorded_depths_)
+          resume = frame.conflict.highest_below(depth);
+        else if (resume >= 0)
+          frames_[resume].conflict.add_below(resume);
         for (int d = depth - 1; d > resume; --d)
           if (frames_[d].trying >= 0) placed_[frames_[d].trying] = 0, frames_[d].trying = -1;
+        if (resume >= 0 && depth < recorded_depths_)
+          frames_[resume].conflict.add(frame.conflict.words());
         depth = resume;
         continue;
       }
@@ -354,13 +463,19 @@ class Skyline {
   // The state: the trail restores floors, bytes to place and touches on backtracking.
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
   std::vector<std::int64_t> floor_;      // per section, where its unplaced buffers start
-  std::vector<std::int64_t> touched_;    // per section, the last depth whose decision changed it
-  std::vector<std::int64_t> lowest_;     // per buffer, its lowest offset (unplaced buffers)
+  // Bit d of word w / 64 of section s, at [w / 64 * sections + s], set when the decision at depth d
+  // touched section s (word-major: a placement touches neighbouring sections).
+  std::vector<std::int64_t> touches_;
+  std::vector<std::int64_t> lowest_;  // per buffer, its lowest offset (unplaced buffers)
   std::vector<char> placed_;
   std::vector<std::int64_t> offset_;
   std::vector<const OffsetSet*> feasible_;  // per buffer, or empty: no sets given
   detail::Trail trail_;
   std::vector<Frame> frames_;
+  int recorded_depths_ = 0;  // decisions at lower depths are recorded in conflict sets
+  int words_ = 0;
+  DepthSet why_;   // the reason of the check that failed last
+  int depth_ = 0;  // the decision being taken or undone
 };
 
 }  // namespace

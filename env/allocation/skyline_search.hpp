@@ -11,6 +11,8 @@
 // problem has no slack (every section's bytes fill it exactly), the rising branch is cut at once,
 // so the search only ever fills holes — which is what makes it fast on zero-slack problems, where
 // the offset-ordered search (exact_search.hpp) thrashes (docs/allocation.md, "How it solves").
+// When every branch of a decision fails, it jumps back to the latest decision the failures
+// depended on (conflict-directed backjumping), not to the one before.
 #pragma once
 
 #include <span>
