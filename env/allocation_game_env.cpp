@@ -259,17 +259,17 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
   set_pointer(tensor, 0.0f);
   ++cursor_;
 
-  StepResult r;
   const double before = potential_now_;
-  r.terminated = cursor_ == setup_->order.size();
-  if (r.terminated) {
+  const bool terminated = cursor_ == setup_->order.size();
+  double reward = 0;
+  if (terminated) {
     done_ = true;
     std::fill(mask_.begin(), mask_.end(), 0);
     info_.latency_fs = final_latency();
     info_.speedup = ctx_->speedup(info_.latency_fs);
-    r.reward = options_.reward == RewardTiming::dense
-                   ? info_.speedup - before
-                   : info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
+    reward = options_.reward == RewardTiming::dense
+                 ? info_.speedup - before
+                 : info_.speedup - ctx_->speedup(ctx_->all_slowest_fs);
   } else {
     set_pointer(setup_->order[cursor_], 1.0f);
     refresh_candidates();
@@ -277,12 +277,15 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
     info_.latency_fs =
         static_cast<TimeFs>(static_cast<double>(pinned_fs_) * setup_->potential_scale);
     info_.speedup = potential_now_;
-    if (options_.reward == RewardTiming::dense) r.reward = potential_now_ - before;
+    if (options_.reward == RewardTiming::dense) reward = potential_now_ - before;
   }
   info_.step = cursor_;
-  r.info = info_;
-  r.obs = observation();
-  return r;
+  // Built whole, not zeroed first (as in SequentialEnv::step).
+  return {.obs = observation(),
+          .reward = reward,
+          .terminated = terminated,
+          .truncated = false,
+          .info = info_};
 }
 
 OptionMap AllocationGameEnv::options() const {

@@ -214,26 +214,30 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   point_at(tensor, 0.0f);
   ++cursor_;
 
-  StepResult r;
   info_.latency_fs = ev_.latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   info_.step = cursor_;
-  r.terminated = cursor_ == order_->size();
+  const bool terminated = cursor_ == order_->size();
+  double reward = 0;
   if (options_.reward == RewardTiming::dense) {
-    r.reward = info_.speedup - before;
-  } else if (r.terminated) {
-    r.reward = info_.speedup - start_speedup_;
+    reward = info_.speedup - before;
+  } else if (terminated) {
+    reward = info_.speedup - start_speedup_;
   }
-  if (r.terminated) {
+  if (terminated) {
     done_ = true;
     std::fill(mask_.begin(), mask_.end(), 0);
   } else {
     point_at((*order_)[cursor_], 1.0f);
     refresh_mask();
   }
-  r.info = info_;
-  r.obs = observation();
-  return r;
+  // Built whole: a default-constructed StepResult is zeroed first (a `rep stos` of 176 bytes,
+  // ~10 % of a step) and then overwritten.
+  return {.obs = observation(),
+          .reward = reward,
+          .terminated = terminated,
+          .truncated = false,
+          .info = info_};
 }
 
 OptionMap SequentialEnv::options() const {
