@@ -113,8 +113,7 @@ void YamlInput::reject_unknown_keys(const YAML::Node& node,
                                     const std::string& field) const {
   require_map(node, field.empty() ? "document" : field);
   for (const auto& kv : node) {
-    if (!kv.first.IsScalar()) fail(kv.first, field, "keys must be plain names");
-    const std::string key = kv.first.Scalar();
+    const std::string key = this->key(kv.first, field);
     bool known = false;
     for (std::string_view a : allowed)
       known = known || (a == key);
@@ -131,6 +130,11 @@ void YamlInput::reject_unknown_keys(const YAML::Node& node,
 std::string YamlInput::string(const YAML::Node& node, const std::string& field) const {
   if (!node.IsScalar()) fail(node, field, "expected a string, got " + scalar_preview(node));
   return node.Scalar();
+}
+
+std::string YamlInput::key(const YAML::Node& key, const std::string& field) const {
+  if (!key.IsScalar()) fail(key, field, "keys must be plain names");
+  return key.Scalar();
 }
 
 bool YamlInput::boolean(const YAML::Node& node, const std::string& field) const {

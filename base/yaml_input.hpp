@@ -39,6 +39,8 @@ class YamlInput {
                            const std::string& field) const;
 
   std::string string(const YAML::Node& node, const std::string& field) const;
+  // A map's key as a name (a complex or null key, e.g. "? [a]" or "? :", is refused).
+  std::string key(const YAML::Node& key, const std::string& field) const;
   // true or false (YAML 1.2's spellings; not yes/no/on/off).
   bool boolean(const YAML::Node& node, const std::string& field) const;
   // A non-negative integer; accepts "1024", "4.09e9" (if integral); rejects NaN, inf, fractions.

@@ -160,7 +160,7 @@ Submission Submission::parse_yaml(std::string_view text, std::string_view origin
   const YAML::Node agents = in.require(root, "agents", "agents");
   in.require_map(agents, "agents");
   for (const auto& item : agents) {
-    const std::string row = item.first.as<std::string>();
+    const std::string row = in.key(item.first, "agents");
     s.agents[row] = in.string(item.second, "agents." + row);
     if (s.agents[row].empty()) in.fail(item.second, "agents." + row, "empty");
   }

@@ -354,7 +354,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
     if (!n.IsDefined() || n.IsNull()) return;
     in.require_map(n, field);
     for (const auto& item : n) {
-      const std::string name = item.first.as<std::string>();
+      const std::string name = in.key(item.first, field);
       out[name] = in.string(item.second, field + "." + name);
     }
   };
@@ -370,7 +370,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "variants");
     for (const auto& item : n) {
-      const std::string row = item.first.as<std::string>();
+      const std::string row = in.key(item.first, "variants");
       c.variants[row] = in.string(item.second, "variants." + row);
     }
   }
@@ -378,7 +378,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "hyperparameters");
     for (const auto& item : n) {
-      const std::string agent = item.first.as<std::string>();
+      const std::string agent = in.key(item.first, "hyperparameters");
       options(item.second, "hyperparameters." + agent, c.hyperparameters[agent]);
     }
   }

@@ -145,7 +145,7 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
     if (!n.IsDefined() || n.IsNull()) return;
     in.require_map(n, key);
     for (const auto& item : n) {
-      const std::string name = item.first.as<std::string>();
+      const std::string name = in.key(item.first, key);
       out[name] = in.string(item.second, std::string(key) + "." + name);
     }
   };

@@ -79,7 +79,7 @@ void parse_dims(const YamlInput& in, const YAML::Node& map, const std::string& f
                 SuiteWorkload& w) {
   in.require_map(map, field);
   for (const auto& entry : map) {
-    const std::string name = entry.first.as<std::string>();
+    const std::string name = in.key(entry.first, field);
     if (std::none_of(std::begin(kSuiteDims), std::end(kSuiteDims),
                      [&](const auto& d) { return d.first == name; }))
       in.fail(entry.first, field, "unknown dim '" + name + "' (batch, sequence or kv_length)");
