@@ -54,10 +54,9 @@ std::shared_ptr<const AllocationGameEnv::Setup> AllocationGameEnv::make_setup(
                      " bytes over) even with every tensor there");
   }
   const Mapping slowest = uniform_mapping(sim.num_layers(), sim.slowest());
-  std::vector<TimeFs> layer_fs(sim.num_layers());
   TimeFs pinned_fs = 0;
   for (std::size_t l = 0; l < sim.num_layers(); ++l)
-    pinned_fs += layer_fs[l] = pinned_layer_fs(sim, slowest, l);
+    pinned_fs += pinned_layer_fs(sim, slowest, l);
   std::vector<float> dynamic(sim.num_layers() * kDynamicFeatures, 0.0f);
   for (std::size_t l = 0; l < sim.num_layers(); ++l) {
     dynamic[l * kDynamicFeatures + kWeightMemory] = 1.0f;
@@ -69,7 +68,6 @@ std::shared_ptr<const AllocationGameEnv::Setup> AllocationGameEnv::make_setup(
             .memories = sim.num_memories() - 1,
             .potential_scale =
                 static_cast<double>(context.all_slowest_fs) / static_cast<double>(pinned_fs),
-            .layer_fs = std::move(layer_fs),
             .pinned_fs = pinned_fs,
             .dynamic = std::move(dynamic),
             .grid = OccupancyGrid(sim.num_layers(), on_chip_capacities(sim))});
@@ -81,54 +79,64 @@ AllocationGameEnv::AllocationGameEnv(std::string id,
     : ctx_(std::move(context)),
       setup_(make_setup(std::move(id), *ctx_, options)),
       options_(options),
-      mapping_(uniform_mapping(ctx_->sim->num_layers(), ctx_->sim->slowest())),
-      layer_fs_(setup_->layer_fs),
-      pinned_fs_(setup_->pinned_fs),
-      candidates_(1 + setup_->memories * kRulesPerMemory, -1),
-      dynamic_(setup_->dynamic),
-      grid_(setup_->grid),
-      mask_(candidates_.size(), 0) {}
+      arrays_({.tensors = ctx_->sim->num_tensors(),
+               .actions = 1 + setup_->memories * kRulesPerMemory,
+               .dynamic = setup_->dynamic.size(),
+               .grid = grid_size(setup_->grid.shape()),
+               .max_blocks = setup_->order.size()}) {
+  restore_initial_state();
+}
+
+void AllocationGameEnv::restore_initial_state() {
+  std::ranges::fill(arrays_.mapping(), ctx_->sim->slowest());
+  pinned_fs_ = setup_->pinned_fs;
+  arrays_.clear_blocks();
+  std::ranges::fill(arrays_.candidates(), -1);
+  std::ranges::copy(setup_->dynamic, arrays_.dynamic().begin());
+  std::ranges::fill(arrays_.grid(), 0.0f);
+  std::ranges::fill(arrays_.mask(), 0);
+}
 
 Space AllocationGameEnv::observation_space() const {
   const Simulator& sim = *ctx_->sim;
   GraphSpace space{sim.num_layers(),
                    ctx_->graph->num_features + kDynamicFeatures,
                    ctx_->graph->num_edges(),
-                   mask_.size(),
+                   arrays_.mask().size(),
                    0.0f,
                    1.0f};
-  space.occupancy_shape = grid_.shape();
+  space.occupancy_shape = setup_->grid.shape();
   return space;
 }
 
 Space AllocationGameEnv::action_space() const {
-  return Discrete{static_cast<std::int64_t>(mask_.size())};
+  return Discrete{static_cast<std::int64_t>(arrays_.mask().size())};
 }
 
 ObservationView AllocationGameEnv::observation() const {
   ObservationView view;
   view.graph = ctx_->graph.get();
   view.owner = &ctx_->graph;
-  view.dynamic = dynamic_;
+  view.dynamic = arrays_.dynamic();
   view.dynamic_features = kDynamicFeatures;
   view.dynamic_names = kAllocationGameDynamicNames;
-  view.action_mask = mask_;
-  view.occupancy = grid_.cells();
-  view.occupancy_shape = grid_.shape();
+  view.action_mask = arrays_.mask();
+  view.occupancy = arrays_.grid();
+  view.occupancy_shape = setup_->grid.shape();
   return view;
 }
 
 MemoryIndex AllocationGameEnv::candidate_memory(std::size_t a) const {
-  if (a >= candidates_.size()) {
+  if (a >= arrays_.candidates().size()) {
     throw std::out_of_range(id() + ": candidate " + std::to_string(a) + " out of range (0.." +
-                            std::to_string(candidates_.size() - 1) + ")");
+                            std::to_string(arrays_.candidates().size() - 1) + ")");
   }
   return a == 0 ? ctx_->sim->slowest() : static_cast<MemoryIndex>((a - 1) / kRulesPerMemory);
 }
 
 void AllocationGameEnv::set_pointer(std::size_t tensor, float flag) {
-  dynamic_[tensor_layer(tensor) * kDynamicFeatures +
-           column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
+  arrays_.dynamic()[tensor_layer(tensor) * kDynamicFeatures +
+                    column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
 }
 
 void AllocationGameEnv::refresh_candidates() {
@@ -138,20 +146,22 @@ void AllocationGameEnv::refresh_candidates() {
   const auto first = static_cast<std::uint32_t>(sim.live_first(tensor));
   const auto last = static_cast<std::uint32_t>(sim.live_last(tensor));
   thread_local std::vector<allocation::Range> taken;
-  mask_[0] = 1;
+  const std::span<std::int64_t> candidates = arrays_.candidates();
+  const std::span<std::uint8_t> mask = arrays_.mask();
+  mask[0] = 1;
   for (std::size_t k = 0; k < setup_->memories; ++k) {
     taken.clear();
-    for (const Block& b : blocks_[k])  // by offset, as gap_candidates wants them
+    for (const AddressBlock& b : arrays_.blocks(k))  // by offset, as gap_candidates wants them
       if (b.first <= last && b.last >= first)
         taken.emplace_back(b.offset, b.offset + sim.tensor_bytes(b.tensor));
     const auto offsets = allocation::gap_candidates(
         taken, bytes, sim.hardware().memories[k].alignment_bytes, sim.capacity(k));
     for (std::size_t r = 0; r < kRulesPerMemory; ++r) {
       const std::size_t a = 1 + k * kRulesPerMemory + r;
-      candidates_[a] = offsets[r];
+      candidates[a] = offsets[r];
       const bool repeats = std::find(offsets.begin(), offsets.begin() + static_cast<long>(r),
                                      offsets[r]) != offsets.begin() + static_cast<long>(r);
-      mask_[a] = offsets[r] >= 0 && !repeats ? 1 : 0;
+      mask[a] = offsets[r] >= 0 && !repeats ? 1 : 0;
     }
   }
 }
@@ -159,31 +169,31 @@ void AllocationGameEnv::refresh_candidates() {
 void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t offset) {
   const Simulator& sim = *ctx_->sim;
   const std::size_t row = tensor_layer(tensor) * kDynamicFeatures;
-  dynamic_[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;
+  const std::span<float> dynamic = arrays_.dynamic();
+  dynamic[row + column(tensor, kWeightPlaced, kActivationPlaced)] = 1.0f;
   if (m == sim.slowest()) return;  // where it already counts
   const std::int64_t end = offset + sim.tensor_bytes(tensor);
   const auto first = static_cast<std::uint32_t>(sim.live_first(tensor));
   const auto last = static_cast<std::uint32_t>(sim.live_last(tensor));
-  std::vector<Block>& blocks = blocks_[m];
-  const auto at = std::upper_bound(blocks.begin(), blocks.end(), offset,
-                                   [](std::int64_t o, const Block& b) { return o < b.offset; });
-  blocks.insert(at, Block{offset, static_cast<std::uint32_t>(tensor), first, last});
-  mapping_[tensor] = m;
-  refresh_layer(tensor_layer(tensor));
-  if (tensor_kind(tensor) == TensorKind::activation)
-    for (const Simulator::Dependency& d : sim.out_edges(tensor_layer(tensor)))
-      refresh_layer(d.layer);
-  grid_.add(m, offset, end, first, last);
-  dynamic_[row + column(tensor, kWeightMemory, kActivationMemory)] =
+  arrays_.insert_block(m, {offset, static_cast<std::uint32_t>(tensor), first, last});
+  const TimeFs before = pinned_fs_of_layers_using(tensor);
+  arrays_.mapping()[tensor] = m;
+  pinned_fs_ += pinned_fs_of_layers_using(tensor) - before;
+  setup_->grid.add(arrays_.grid(), m, offset, end, first, last);
+  dynamic[row + column(tensor, kWeightMemory, kActivationMemory)] =
       static_cast<float>(m) / static_cast<float>(setup_->memories);
-  dynamic_[row + column(tensor, kWeightOffset, kActivationOffset)] =
+  dynamic[row + column(tensor, kWeightOffset, kActivationOffset)] =
       static_cast<float>(static_cast<double>(offset) / static_cast<double>(sim.capacity(m)));
 }
 
-void AllocationGameEnv::refresh_layer(std::size_t l) {
-  const TimeFs t = pinned_layer_fs(*ctx_->sim, mapping_, l);
-  pinned_fs_ += t - layer_fs_[l];
-  layer_fs_[l] = t;
+TimeFs AllocationGameEnv::pinned_fs_of_layers_using(std::size_t tensor) const {
+  const Simulator& sim = *ctx_->sim;
+  const std::size_t producer = tensor_layer(tensor);
+  TimeFs sum = pinned_layer_fs(sim, arrays_.mapping(), producer);
+  if (tensor_kind(tensor) == TensorKind::weight) return sum;
+  for (const Simulator::Dependency& d : sim.out_edges(producer))  // each consumer once (merged)
+    sum += pinned_layer_fs(sim, arrays_.mapping(), d.layer);
+  return sum;
 }
 
 double AllocationGameEnv::potential() const {
@@ -192,9 +202,8 @@ double AllocationGameEnv::potential() const {
 
 std::vector<std::int64_t> AllocationGameEnv::tensor_offsets() const {
   std::vector<std::int64_t> offsets(ctx_->sim->num_tensors(), -1);
-  for (const std::vector<Block>& blocks : blocks_)
-    for (const Block& b : blocks)
-      offsets[b.tensor] = b.offset;
+  for (const AddressBlock& b : arrays_.all_blocks())
+    offsets[b.tensor] = b.offset;
   return offsets;
 }
 
@@ -219,15 +228,8 @@ std::size_t AllocationGameEnv::current_tensor() const {
 }
 
 ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
-  const Simulator& sim = *ctx_->sim;
   if (seed) rng_.reseed(*seed);
-  std::fill(mapping_.begin(), mapping_.end(), sim.slowest());
-  std::copy(setup_->layer_fs.begin(), setup_->layer_fs.end(), layer_fs_.begin());
-  pinned_fs_ = setup_->pinned_fs;
-  for (std::vector<Block>& blocks : blocks_)
-    blocks.clear();
-  std::copy(setup_->dynamic.begin(), setup_->dynamic.end(), dynamic_.begin());
-  grid_ = setup_->grid;
+  restore_initial_state();
   cursor_ = 0;
   done_ = false;
   set_pointer(setup_->order[0], 1.0f);
@@ -241,9 +243,10 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
 
 StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
   const std::size_t slot =
-      checked_discrete_action(id(), !done_, action, mask_.size(), "a candidate placement");
+      checked_discrete_action(id(), !done_, action, arrays_.mask().size(), "a candidate placement");
   const std::size_t tensor = setup_->order[cursor_];
-  if (mask_[slot] == 0) {
+  const std::span<const std::int64_t> candidates = arrays_.candidates();
+  if (arrays_.mask()[slot] == 0) {
     const std::size_t k = (slot - 1) / kRulesPerMemory;
     throw std::invalid_argument(
         id() + ": action " + std::to_string(slot) + " is masked: the " +
@@ -251,11 +254,11 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
         ctx_->sim->hardware().memories[k].name + " for the " +
         (tensor_kind(tensor) == TensorKind::weight ? "weight" : "activation") + " of layer '" +
         ctx_->sim->workload().layer(tensor_layer(tensor)).name + "' " +
-        (candidates_[slot] < 0 ? "does not exist (no free range holds it over its live range)"
-                               : "repeats an earlier candidate"));
+        (candidates[slot] < 0 ? "does not exist (no free range holds it over its live range)"
+                              : "repeats an earlier candidate"));
   }
 
-  place(tensor, candidate_memory(slot), candidates_[slot]);
+  place(tensor, candidate_memory(slot), candidates[slot]);
   set_pointer(tensor, 0.0f);
   ++cursor_;
 
@@ -264,7 +267,7 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
   double reward = 0;
   if (terminated) {
     done_ = true;
-    std::fill(mask_.begin(), mask_.end(), 0);
+    std::ranges::fill(arrays_.mask(), 0);
     info_.latency_fs = final_latency();
     info_.speedup = ctx_->speedup(info_.latency_fs);
     reward = options_.reward == RewardTiming::dense

@@ -11,6 +11,7 @@
 #include <array>
 
 #include "base/options.hpp"
+#include "env/allocation_game_arrays.hpp"
 #include "env/env.hpp"
 #include "env/occupancy_grid.hpp"
 #include "env/placement_context.hpp"
@@ -46,22 +47,14 @@ class AllocationGameEnv final : public Env {
   std::size_t current_tensor() const;
   // The mapping so far (unplaced tensors in the slowest memory) and each tensor's offset in its
   // memory (-1 in the slowest).
-  std::span<const MemoryIndex> mapping() const { return mapping_; }
+  std::span<const MemoryIndex> mapping() const { return arrays_.mapping(); }
   std::vector<std::int64_t> tensor_offsets() const;
   // Candidate a's memory and offset for the tensor being placed (offset -1: none, or the slowest
   // memory).
   MemoryIndex candidate_memory(std::size_t a) const;
-  std::int64_t candidate_offset(std::size_t a) const { return candidates_[a]; }
+  std::int64_t candidate_offset(std::size_t a) const { return arrays_.candidates()[a]; }
 
  private:
-  // Tensor `tensor`'s address range [offset, offset + its bytes) of an on-chip memory, held over
-  // the steps [first, last].
-  struct Block {
-    std::int64_t offset;
-    std::uint32_t tensor;
-    std::uint32_t first;
-    std::uint32_t last;
-  };
   // What every state of one environment shares, its clones included: set at construction.
   struct Setup {
     std::string id;
@@ -69,7 +62,6 @@ class AllocationGameEnv final : public Env {
     std::size_t memories = 0;        // on-chip (addressed) memories: every one but the slowest
     double potential_scale = 1;
     // The state after reset (all tensors in the slowest memory).
-    std::vector<TimeFs> layer_fs;
     TimeFs pinned_fs = 0;
     std::vector<float> dynamic;
     OccupancyGrid grid;
@@ -77,10 +69,14 @@ class AllocationGameEnv final : public Env {
   static std::shared_ptr<const Setup> make_setup(std::string id, const PlacementContext& context,
                                                  const StepwiseOptions& options);
 
+  // The arrays as after reset, but for the pointer, the candidates and the mask.
+  void restore_initial_state();
   void refresh_candidates();
   void place(std::size_t tensor, MemoryIndex m, std::int64_t offset);
-  // Layer l's time under the pinned dynamics, from the mapping (O(in-degree)), into the total.
-  void refresh_layer(std::size_t l);
+  // The pinned time of the layers whose time depends on where `tensor` is (its layer; an
+  // activation's consumers too), each counted once, from the mapping: a move's change in the total
+  // is this after it less this before it.
+  TimeFs pinned_fs_of_layers_using(std::size_t tensor) const;
   // The potential of dense rewards (docs/envs/malloc.md): the pinned latency, scaled so that the
   // all-slowest mapping's equals its latency under the context's dynamics, as a speedup.
   double potential() const;
@@ -91,18 +87,13 @@ class AllocationGameEnv final : public Env {
   std::shared_ptr<const PlacementContext> ctx_;
   std::shared_ptr<const Setup> setup_;
   StepwiseOptions options_;
-  // The state, kept small because search agents clone it at every node: the mapping, the pinned
-  // layer times (not the per-memory transfer times an IncrementalEvaluator keeps; a move
-  // re-derives the few layers it changes), the blocks (the offsets live only there), and the
-  // observation's buffers.
-  Mapping mapping_;
-  std::vector<TimeFs> layer_fs_;
+  // The state, kept small because search agents clone it at every node: in arrays_, the mapping,
+  // the blocks per on-chip memory by offset (the offsets live only there), each action's candidate
+  // offset (or -1), and the observation's buffers (N x kDynamicFeatures node features, the
+  // occupancy grid, the mask); the pinned latency, but not its layer times (a move re-derives
+  // the few layers it changes before and after).
+  AllocationGameArrays arrays_;
   TimeFs pinned_fs_ = 0;
-  std::array<std::vector<Block>, kMaxMemories> blocks_;  // per on-chip memory, by offset
-  std::vector<std::int64_t> candidates_;                 // per action: an offset or -1
-  std::vector<float> dynamic_;                           // N x kDynamicFeatures
-  OccupancyGrid grid_;
-  std::vector<std::uint8_t> mask_;
   std::size_t cursor_ = 0;
   bool done_ = true;
   double potential_now_ = 0;

@@ -26,12 +26,11 @@ OccupancyGrid::OccupancyGrid(std::size_t steps, std::span<const std::int64_t> ca
     : steps_(steps), memories_(capacities.size()) {
   if (memories_ > kMaxMemories) throw std::invalid_argument("OccupancyGrid: too many memories");
   std::copy(capacities.begin(), capacities.end(), capacities_.begin());
-  cells_.assign(grid_size(shape()), 0.0f);
 }
 
-void OccupancyGrid::add(std::size_t k, std::int64_t offset, std::int64_t end, std::size_t first,
-                        std::size_t last) {
-  float* grid = &cells_[k * kTimeBins * kAddressBins];
+void OccupancyGrid::add(std::span<float> cells, std::size_t k, std::int64_t offset,
+                        std::int64_t end, std::size_t first, std::size_t last) const {
+  float* grid = &cells[k * kTimeBins * kAddressBins];
   const auto capacity = static_cast<double>(capacities_[k]);
   cover(static_cast<double>(first), static_cast<double>(last + 1), static_cast<double>(steps_),
         kTimeBins, [&](std::size_t row, double time_share) {

@@ -7,7 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "env/model/inputs/hardware.hpp"
 #include "env/observation.hpp"
@@ -23,16 +22,15 @@ class OccupancyGrid {
   OccupancyGrid(std::size_t steps, std::span<const std::int64_t> capacities);
 
   GridShape shape() const { return {memories_, kTimeBins, kAddressBins}; }
-  const std::vector<float>& cells() const { return cells_; }
-  // Covers [offset, end) x steps [first, last] of memory k.
-  void add(std::size_t k, std::int64_t offset, std::int64_t end, std::size_t first,
-           std::size_t last);
+  // Covers [offset, end) x steps [first, last] of memory k in `cells` (grid_size(shape()) of
+  // them; the grid keeps the geometry, its owner the cells).
+  void add(std::span<float> cells, std::size_t k, std::int64_t offset, std::int64_t end,
+           std::size_t first, std::size_t last) const;
 
  private:
   std::size_t steps_;
   std::size_t memories_;
-  std::array<std::int64_t, kMaxMemories> capacities_{};  // a value: a copy allocates only cells_
-  std::vector<float> cells_;
+  std::array<std::int64_t, kMaxMemories> capacities_{};
 };
 
 }  // namespace memplace

@@ -60,7 +60,7 @@ std::int64_t OffsetSet::at_or_above(std::int64_t at, std::int64_t alignment) con
                        [](const auto& interval, std::int64_t x) { return interval.second < x; });
   for (; it != intervals_.end(); ++it) {
     const std::int64_t from = std::max(at, it->first);
-    const std::int64_t aligned = (from + alignment - 1) / alignment * alignment;
+    const std::int64_t aligned = align_up(from, alignment);
     if (aligned <= it->second) return aligned;
   }
   return -1;

@@ -29,7 +29,7 @@ std::array<std::int64_t, kGapRules.size()> gap_candidates(std::span<const Range>
     if (lowest < 0) lowest = at;
     if (best < 0 || width < best_width) best = at, best_width = width;
     if (widest < 0 || width > widest_width) widest = at, widest_width = width;
-    highest = (end - size) / alignment * alignment;  // at is aligned and at <= end - size
+    highest = align_down(end - size, alignment);  // at is aligned and at <= end - size
     return false;
   });
   return offset;

@@ -39,9 +39,14 @@ std::vector<std::vector<int>> live_neighbours(std::span<const Buffer> buffers);
 // The most bytes live at one step: no packing fits a capacity below it.
 std::int64_t peak_live_bytes(std::span<const Buffer> buffers);
 
-// `value` rounded up to a multiple of `alignment` (> 0).
+// `value` (>= 0) rounded down / up to a multiple of `alignment` (> 0). Powers of two, the usual
+// alignments, take a mask: a 64-bit division would be most of a gap walk's time.
+inline std::int64_t align_down(std::int64_t value, std::int64_t alignment) {
+  if ((alignment & (alignment - 1)) == 0) return value & -alignment;
+  return value / alignment * alignment;
+}
 inline std::int64_t align_up(std::int64_t value, std::int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
+  return align_down(value + alignment - 1, alignment);
 }
 
 // The time axis cut at every buffer's lower and upper end: section s is the steps
