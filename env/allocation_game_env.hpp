@@ -8,8 +8,6 @@
 // describes observation, action, reward, termination and options.
 #pragma once
 
-#include <array>
-
 #include "base/options.hpp"
 #include "env/allocation_game_arrays.hpp"
 #include "env/env.hpp"

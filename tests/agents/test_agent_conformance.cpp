@@ -5,6 +5,8 @@
 // claims to search (AgentInfo::toy_optimum), exact resume, and the same bytes on 1 and 2 threads.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
 #include "agents/training/trainer.hpp"
@@ -49,7 +51,12 @@ TEST_CASE("agent conformance: every agent that claims to search reaches the toy 
   for (const agents::AgentInfo& info : agents::agent_registry()) {
     if (!info.toy_optimum) continue;
     ++claims;
-    testing::check_reaches_toy_optimum(info.name, info.toy_optimum->budget, {1, 5, 9}, 3,
+    // Under the sanitizers one problem and seed of the nine (the same code; the claim is the
+    // optimised build's): the nine runs of five agents took 224 s there.
+    const std::vector<std::uint64_t> problems =
+        testing::kSanitized ? std::vector<std::uint64_t>{1} : std::vector<std::uint64_t>{1, 5, 9};
+    testing::check_reaches_toy_optimum(info.name, info.toy_optimum->budget, problems,
+                                       testing::kSanitized ? 1 : 3,
                                        info.toy_optimum->hyperparameters);
   }
   CHECK(claims >= 4);  // sa, greedy-dp, ea, egrl

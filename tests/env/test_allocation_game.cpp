@@ -4,7 +4,9 @@
 // faster than v1), both reward modes sum to the same return, and clone() continues exactly.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "env/allocation/gaps.hpp"
 #include "env/allocation_game_env.hpp"
@@ -27,12 +29,48 @@ TEST_CASE("allocation game: candidate offsets among gaps, by hand") {
   // Aligned to 4: [12, 20) (8 bytes) and [28, 40) (12); the highest is 40 - 8 = 32.
   CHECK(gap_candidates(taken, 8, 4, 100) == Offsets{12, 12, 28, 32});
   CHECK(gap_candidates(taken, 12, 1, 100) == Offsets{25, 25, 25, 28});
+  // Aligned to 3 (not a power of two: divided, not masked): [12, 20) and [27, 40); 32 rounds
+  // down to 30.
+  CHECK(gap_candidates(taken, 8, 3, 100) == Offsets{12, 12, 27, 30});
   CHECK(gap_candidates(taken, 16, 1, 100) == Offsets{-1, -1, -1, -1});
   // Ranges that overlap each other (not live together): the gaps are [30, 35) and [40, 50).
   const std::vector<Range> overlapping = {{0, 30}, {10, 20}, {35, 40}};
   CHECK(gap_candidates(overlapping, 5, 1, 50) == Offsets{30, 30, 40, 45});
   // Nothing taken: one gap, the whole memory; the highest sits at the top, aligned down.
   CHECK(gap_candidates({}, 60, 16, 112) == Offsets{0, 0, 0, 48});
+}
+
+TEST_CASE("allocation game: the state's blocks stay by memory then offset, and a copy is exact") {
+  AllocationGameArrays arrays(
+      {.tensors = 6, .actions = 9, .dynamic = 5, .grid = 7, .max_blocks = 4});
+  arrays.insert_block(1, {.offset = 50, .tensor = 0, .first = 0, .last = 1});
+  arrays.insert_block(0, {.offset = 30, .tensor = 1, .first = 0, .last = 2});
+  arrays.insert_block(1, {.offset = 10, .tensor = 2, .first = 1, .last = 3});
+  arrays.insert_block(0, {.offset = 20, .tensor = 3, .first = 2, .last = 2});
+  std::ranges::fill(arrays.dynamic(), 0.5f);
+  arrays.grid()[6] = 0.25f;
+  arrays.mapping()[5] = 2;
+  const auto offsets = [](std::span<const AddressBlock> blocks) {
+    std::vector<std::int64_t> out;
+    for (const AddressBlock& b : blocks)
+      out.push_back(b.offset);
+    return out;
+  };
+  CHECK(offsets(arrays.blocks(0)) == std::vector<std::int64_t>{20, 30});
+  CHECK(offsets(arrays.blocks(1)) == std::vector<std::int64_t>{10, 50});
+  CHECK(offsets(arrays.all_blocks()) == std::vector<std::int64_t>{20, 30, 10, 50});
+  CHECK_THROWS_AS(arrays.insert_block(0, {.offset = 0, .tensor = 4, .first = 0, .last = 0}),
+                  std::length_error);
+
+  const AllocationGameArrays copy(arrays);
+  CHECK(offsets(copy.all_blocks()) == offsets(arrays.all_blocks()));
+  CHECK(copy.all_blocks()[1].tensor == 1);
+  CHECK(std::ranges::equal(copy.dynamic(), arrays.dynamic()));
+  CHECK(copy.grid()[6] == 0.25f);
+  CHECK(copy.mapping()[5] == 2);
+  arrays.clear_blocks();
+  CHECK(arrays.all_blocks().empty());
+  CHECK(copy.blocks(1).size() == 2);
 }
 
 // Z -> A -> B -> C -> D as in tests/model/test_addressed.cpp: outputs Z 60 bytes (steps 0-1),

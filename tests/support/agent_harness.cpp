@@ -125,7 +125,7 @@ void check_resume_matches(const agents::TrainConfig& config, const fs::path& dir
 }
 
 void check_reaches_toy_optimum(const std::string& agent, std::uint64_t budget,
-                               std::initializer_list<std::uint64_t> problems, std::uint64_t seeds,
+                               std::span<const std::uint64_t> problems, std::uint64_t seeds,
                                const OptionMap& hyperparameters) {
   TempDir dir;
   for (const std::uint64_t problem : problems) {

@@ -4,13 +4,21 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <initializer_list>
+#include <span>
 #include <string>
 
 #include "agents/training/trainer.hpp"
 #include "env/model/simulator.hpp"
 
 namespace memplace::testing {
+
+// Whether this is the sanitizer build (tests/CMakeLists.txt): a case that checks what a search
+// finds, not memory, may then run a smaller instance of itself.
+#ifdef MEMPLACE_SANITIZED
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
 
 // A temporary folder, removed with everything in it when this goes out of scope.
 struct TempDir {
@@ -43,7 +51,7 @@ agents::TrainResult train_on(const ToyProblem& toy, const std::string& agent, st
 // Trains `agent` for `budget` evaluations on each toy problem with each of seeds 0 .. seeds-1
 // and checks that every run ends at the brute-forced optimum.
 void check_reaches_toy_optimum(const std::string& agent, std::uint64_t budget,
-                               std::initializer_list<std::uint64_t> problems, std::uint64_t seeds,
+                               std::span<const std::uint64_t> problems, std::uint64_t seeds,
                                const OptionMap& hyperparameters = {});
 
 // A file's whole text ("" if it cannot be read).
