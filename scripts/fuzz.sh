@@ -5,6 +5,8 @@
 # target starts from its seed corpus (fuzz/seeds.txt) and its regression inputs, grows a working
 # corpus in BUILD_DIR/corpus/<target>, and writes what it finds to BUILD_DIR/findings/<target>/
 # (crash-*, leak-*, timeout-*); a summary line per target ends the run, exit 1 if any found.
+# FUZZ_RSS_LIMIT_MB (default 4096): libFuzzer's memory limit. Its own tables and ASan's allocator
+# grow over a long run (docs/reliability.md), so runs of half an hour or more need more.
 set -uo pipefail
 build=$1
 seconds=${2:-60}
@@ -31,7 +33,7 @@ for line in "${lines[@]}"; do
   log=$build/findings/$target.log
   echo "fuzzing $target for ${seconds}s (log: $log)"
   MEMPLACE_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" "$corpus" "$seed_dir" \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb="${FUZZ_RSS_LIMIT_MB:-4096}" -max_len=262144 \
     -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1
   code=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
