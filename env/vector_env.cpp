@@ -3,9 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "env/registry.hpp"
 
@@ -28,18 +31,14 @@ template <class Slots>
 // or by the threads, in the parallel region (long actions, whose checks would otherwise be serial).
 enum class CheckOn : std::uint8_t { caller, threads };
 
-// Calls check(i) for every copy and then, only if no check threw, run(i) for every copy, on
-// `threads` threads. One parallel region per call, with static chunks: which thread runs which
-// copy never depends on timing, and a thread steps the copies it has just checked. Exceptions
-// are caught per copy into its slot — one escaping a parallel region would terminate the program
-// — and the lowest copy's is rethrown at the end. One thread runs plain loops (an OpenMP region
-// costs a few hundred nanoseconds even then).
+// Calls check(i) for every copy and then, only if no check threw, run(i) for every copy, on the
+// pool's threads (without a pool, on this one). Exceptions are caught per copy into its slot —
+// one escaping a worker thread would terminate the program — and the lowest copy's is rethrown
+// at the end, so which thread ran which copy never shows.
 template <class Slots, class Check, class Run>
-void check_then_run(Slots& slots, int threads, CheckOn check_on, const Check& check,
+void check_then_run(Slots& slots, WorkerPool* pool, CheckOn check_on, const Check& check,
                     const Run& run) {
   const std::size_t n = slots.size();
-  // Two flags: a thread decides whether to run from `check_failed` alone, which no thread writes
-  // once the checks are over; `run_failed` is set while other threads may still be deciding.
   std::atomic<bool> check_failed{false};
   std::atomic<bool> run_failed{false};
   auto guarded = [&](const auto& f, std::size_t i, std::atomic<bool>& failed) {
@@ -50,37 +49,20 @@ void check_then_run(Slots& slots, int threads, CheckOn check_on, const Check& ch
       failed.store(true, std::memory_order_relaxed);
     }
   };
-  const bool parallel = threads > 1;
-  if (!parallel || check_on == CheckOn::caller) {
+  if (pool == nullptr || check_on == CheckOn::caller) {
     for (std::size_t i = 0; i < n && !check_failed.load(std::memory_order_relaxed); ++i)
       guarded(check, i, check_failed);
-    if (check_failed.load(std::memory_order_relaxed)) rethrow_first(slots);
+  } else {
+    pool->run(n, [&](std::size_t i) { guarded(check, i, check_failed); });
   }
-  if (!parallel) {
-    for (std::size_t i = 0; i < n; ++i)  // every copy, as the threads do, even after a failure
+  if (check_failed.load(std::memory_order_relaxed)) rethrow_first(slots);
+  if (pool == nullptr) {
+    for (std::size_t i = 0; i < n; ++i)  // every copy, as the pool does, even after a failure
       guarded(run, i, run_failed);
   } else {
-    const auto count = static_cast<std::ptrdiff_t>(n);
-    const bool check_in_region = check_on == CheckOn::threads;
-#pragma omp parallel num_threads(threads)
-    {
-      if (check_in_region) {
-#pragma omp for schedule(static)
-        for (std::ptrdiff_t i = 0; i < count; ++i)
-          guarded(check, static_cast<std::size_t>(i), check_failed);
-      }
-      // After the loop's implicit barrier `check_failed` is the same for every thread, so all of
-      // them or none reach the next loop, as OpenMP requires.
-      if (!check_failed.load(std::memory_order_relaxed)) {
-#pragma omp for schedule(static) nowait
-        for (std::ptrdiff_t i = 0; i < count; ++i)
-          guarded(run, static_cast<std::size_t>(i), run_failed);
-      }
-    }
+    pool->run(n, [&](std::size_t i) { guarded(run, i, run_failed); });
   }
-  if (check_failed.load(std::memory_order_relaxed) || run_failed.load(std::memory_order_relaxed)) {
-    rethrow_first(slots);
-  }
+  if (run_failed.load(std::memory_order_relaxed)) rethrow_first(slots);
 }
 
 std::vector<std::unique_ptr<Env>> clones(const Env& prototype, std::size_t n) {
@@ -121,9 +103,12 @@ VectorEnv::VectorEnv(const Env& prototype, std::size_t num_envs, VectorEnvOption
   terminated_.resize(num_envs);
   truncated_.resize(num_envs);
   infos_.resize(num_envs);
+  // A Discrete action's mask (a few bytes) is gathered; a MultiDiscrete one (hints, one entry per
+  // value of every dimension: kilobytes) stays where the env keeps it.
+  if (bounds_.size() == 1) mask_width_ = envs_.front()->observation().action_mask.size();
+  masks_.resize(num_envs * mask_width_);
   for (std::size_t i = 0; i < num_envs; ++i)
-    slots_[i].obs = envs_[i]->observation();
-  publish();
+    record(i, envs_[i]->observation(), EnvInfo{}, 0, false, false);
 }
 
 int VectorEnv::num_threads() const {
@@ -133,36 +118,49 @@ int VectorEnv::num_threads() const {
       std::clamp<std::size_t>(static_cast<std::size_t>(std::max(wanted, 1)), 1, envs_.size()));
 }
 
+WorkerPool* VectorEnv::pool() {
+  const int threads = num_threads();
+  if (threads == 1) return nullptr;
+  if (!pool_ || pool_->threads() != threads) pool_ = std::make_unique<WorkerPool>(threads);
+  return pool_.get();
+}
+
 VectorResetResult VectorEnv::reset(std::optional<std::uint64_t> seed) {
-  try {
-    check_then_run(
-        slots_, num_threads(), CheckOn::caller, [](std::size_t) {},
-        [&](std::size_t i) {
-          Slot& slot = slots_[i];
-          const ResetResult r = envs_[i]->reset(seed ? std::optional(*seed + i) : std::nullopt);
-          slot.obs = r.obs;
-          slot.info = r.info;
-          slot.reward = 0;
-          slot.terminated = slot.truncated = slot.pending_reset = false;
-        });
-  } catch (...) {
-    publish();
-    throw;
-  }
-  publish();
+  check_then_run(
+      slots_, pool(), CheckOn::caller, [](std::size_t) {},
+      [&](std::size_t i) {
+        const ResetResult r = envs_[i]->reset(seed ? std::optional(*seed + i) : std::nullopt);
+        record(i, r.obs, r.info, 0, false, false);
+        slots_[i].pending_reset = false;
+      });
   started_ = true;
   return {obs_, infos_};
 }
 
-void VectorEnv::publish() {
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    const Slot& slot = slots_[i];
-    obs_[i] = slot.obs;
-    infos_[i] = slot.info;
-    rewards_[i] = slot.reward;
-    terminated_[i] = slot.terminated ? 1 : 0;
-    truncated_[i] = slot.truncated ? 1 : 0;
+void VectorEnv::record(std::size_t i, const ObservationView& obs, const EnvInfo& info,
+                       double reward, bool terminated, bool truncated) {
+  ObservationView view = obs;
+  if (obs.action_mask.size() == mask_width_) {
+    std::uint8_t* batch = masks_.data() + i * mask_width_;
+    for (std::size_t m = 0; m < mask_width_; ++m)
+      if (batch[m] != obs.action_mask[m]) batch[m] = obs.action_mask[m];
+    view.action_mask = {batch, mask_width_};
   }
+  // The view's spans point into the env, and most steps leave them where they were. Compared as
+  // words, inline (the view is pointers and sizes, without padding): memcmp's call, which
+  // std::array's == becomes, took a tenth of the step.
+  static_assert(std::has_unique_object_representations_v<ObservationView>);
+  using Words = std::array<std::uint64_t, sizeof(ObservationView) / sizeof(std::uint64_t)>;
+  const Words before = std::bit_cast<Words>(obs_[i]);
+  const Words after = std::bit_cast<Words>(view);
+  std::uint64_t changed = 0;
+  for (std::size_t w = 0; w < before.size(); ++w)
+    changed |= before[w] ^ after[w];
+  if (changed != 0) obs_[i] = view;
+  infos_[i] = info;
+  rewards_[i] = reward;
+  if (terminated_[i] != terminated) terminated_[i] = terminated ? 1 : 0;
+  if (truncated_[i] != truncated) truncated_[i] = truncated ? 1 : 0;
 }
 
 void VectorEnv::check_action(std::size_t i, std::span<const std::int64_t> action) const {
@@ -182,7 +180,7 @@ void VectorEnv::check_action(std::size_t i, std::span<const std::int64_t> action
     }
   }
   // A Discrete action must also be allowed by the mask (MultiDiscrete masks are hints).
-  const std::span<const std::uint8_t> mask = slots_[i].obs.action_mask;
+  const std::span<const std::uint8_t> mask = obs_[i].action_mask;
   if (action.size() == 1 && std::holds_alternative<Discrete>(action_space_) &&
       mask.size() == static_cast<std::size_t>(bounds_[0]) &&
       mask[static_cast<std::size_t>(action[0])] == 0) {
@@ -208,35 +206,23 @@ VectorStepResult VectorEnv::step(std::span<const std::int64_t> actions) {
   const std::size_t k = action_size();
   // Every action is checked before any copy steps: a one-entry action by this thread, a whole
   // mapping (hundreds of entries) by the threads.
-  try {
-    check_then_run(
-        slots_, num_threads(), k == 1 ? CheckOn::caller : CheckOn::threads,
-        [&](std::size_t i) {
-          if (!slots_[i].pending_reset) check_action(i, actions.subspan(i * k, k));
-        },
-        [&](std::size_t i) {
-          Slot& slot = slots_[i];
-          if (slot.pending_reset) {
-            const ResetResult r = envs_[i]->reset();
-            slot.obs = r.obs;
-            slot.info = r.info;
-            slot.reward = 0;
-            slot.terminated = slot.truncated = slot.pending_reset = false;
-            return;
-          }
-          const StepResult r = envs_[i]->step(actions.subspan(i * k, k));
-          slot.obs = r.obs;
-          slot.info = r.info;
-          slot.reward = r.reward;
-          slot.terminated = r.terminated;
-          slot.truncated = r.truncated;
-          slot.pending_reset = r.terminated || r.truncated;
-        });
-  } catch (...) {
-    publish();  // copies that stepped before another copy's step() threw
-    throw;
-  }
-  publish();
+  check_then_run(
+      slots_, pool(), k == 1 ? CheckOn::caller : CheckOn::threads,
+      [&](std::size_t i) {
+        if (!slots_[i].pending_reset) check_action(i, actions.subspan(i * k, k));
+      },
+      [&](std::size_t i) {
+        Slot& slot = slots_[i];
+        if (slot.pending_reset) {
+          const ResetResult r = envs_[i]->reset();
+          record(i, r.obs, r.info, 0, false, false);
+          slot.pending_reset = false;
+          return;
+        }
+        const StepResult r = envs_[i]->step(actions.subspan(i * k, k));
+        record(i, r.obs, r.info, r.reward, r.terminated, r.truncated);
+        if (r.terminated || r.truncated) slot.pending_reset = true;
+      });
   return last();
 }
 

@@ -1,5 +1,5 @@
-// N copies of one environment stepped together, in parallel across copies with OpenMP
-// (docs/envs/README.md, "Vector env").
+// N copies of one environment stepped together, in parallel across copies on a pool of persistent
+// threads (docs/envs/README.md, "Vector env").
 //
 //   VectorEnv envs("memplace/sequential/resnet50-v0", 16);
 //   VectorResetResult first = envs.reset(42);           // copy i is seeded 42 + i
@@ -19,7 +19,7 @@
 //
 // Results are arrays owned by the vector env, views valid until the next reset() or step(); a step
 // allocates nothing. Copies are independent and never draw random numbers, so results do not
-// depend on the number of threads.
+// depend on the number of threads, nor on which thread steps which copy.
 #pragma once
 
 #include <cstdint>
@@ -30,13 +30,14 @@
 #include <string_view>
 #include <vector>
 
+#include "base/worker_pool.hpp"
 #include "env/env.hpp"
 
 namespace memplace {
 
 struct VectorEnvOptions {
-  // OpenMP threads for reset() and step(); 0: the OpenMP default (OMP_NUM_THREADS, else one per
-  // core), read at each call. Never more threads than copies.
+  // Threads for reset() and step(), the calling one included; 0: the OpenMP default
+  // (OMP_NUM_THREADS, else one per core), read at each call. Never more threads than copies.
   int num_threads = 0;
 };
 
@@ -95,6 +96,8 @@ class VectorEnv {
  private:
   // Throws std::invalid_argument naming copy i if its action is not allowed.
   void check_action(std::size_t i, std::span<const std::int64_t> action) const;
+  // The pool for num_threads() threads (made, or remade, when that number changes); null for one.
+  WorkerPool* pool();
 
   std::vector<std::unique_ptr<Env>> envs_;
   VectorEnvOptions vector_options_;
@@ -103,29 +106,36 @@ class VectorEnv {
   std::vector<std::int64_t> bounds_;  // per action entry: values are 0 .. bound - 1
   bool started_ = false;
 
-  // Copies the slots into the result arrays.
-  void publish();
+  // Records copy i's results, by the thread that ran it: its mask into `masks_`, the rest into
+  // the result arrays, each written only where it changed.
+  void record(std::size_t i, const ObservationView& obs, const EnvInfo& info, double reward,
+              bool terminated, bool truncated);
 
-  // What the thread that runs copy i writes, on cache lines of its own: with the result arrays
-  // written directly, threads shared lines at chunk boundaries (false sharing made 16 sequential
-  // envs 3x slower on 2 threads than on 1).
+  // What only the thread that runs copy i writes, on a cache line of its own.
   struct alignas(64) Slot {
-    ObservationView obs;
-    EnvInfo info;
-    double reward = 0;
-    bool terminated = false;
-    bool truncated = false;
     bool pending_reset = false;  // it ended at the last step: the next step() resets it
     std::exception_ptr error;    // caught inside the parallel region
   };
   std::vector<Slot> slots_;
 
-  // The results, as the caller sees them (filled from the slots after each call).
+  // The results, as the caller sees them, written by the threads in place (EnvPool's batch
+  // arrays). Each thread's copies are one contiguous chunk, so threads share at most the line at
+  // a chunk's edge, and a value is only written when it changes: lines a step does not change
+  // stay in both cores' caches. Writing per-copy slots that the calling thread then gathered
+  // moved several lines per copy between the cores at every step (docs/performance.md).
   std::vector<ObservationView> obs_;
   std::vector<double> rewards_;
   std::vector<std::uint8_t> terminated_;
   std::vector<std::uint8_t> truncated_;
   std::vector<EnvInfo> infos_;
+  // Every copy's Discrete action mask, mask_width_ bytes each, where obs_[i].action_mask points:
+  // the calling thread reads a few contiguous lines instead of a line in every copy's env.
+  std::size_t mask_width_ = 0;
+  std::vector<std::uint8_t> masks_;
+
+  // Persistent threads: an OpenMP parallel region per step cost as much as 64 sequential copies'
+  // steps on 2 cores (docs/performance.md).
+  std::unique_ptr<WorkerPool> pool_;
 };
 
 }  // namespace memplace

@@ -11,8 +11,10 @@ source "$(dirname "$0")/table_runs.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One run at a time per rank, three runs each: once a run has finished, a rank has at least one
-# to go. Cheap agents (as in table_kill_rerun.sh): sa's runs take about 1 s optimised.
-table=(table --agents sa,greedy-dp --workloads transformer-decoder --seeds 3 --budget 60000 --jobs 1 -q)
+# to go. Cheap agents (as in table_kill_rerun.sh), but sa's runs long enough (about 1.5 s each,
+# optimised, on a fast machine) to outlast mpirun, which acts on a signal 1-2 s after it comes: with
+# 60,000 evaluations every run had finished by then on a fast machine, five times in a row.
+table=(table --agents sa,greedy-dp --workloads transformer-decoder --seeds 3 --budget 300000 --jobs 1 -q)
 outputs=(table.csv curves.csv curves-transformer-decoder.svg)
 
 "$memplace" "${table[@]}" --out "$work/whole" > /dev/null || fail "the uninterrupted table failed"
