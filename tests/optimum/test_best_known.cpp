@@ -12,6 +12,7 @@
 #include "env/optimum/best_known.hpp"
 #include "env/optimum/certificate.hpp"
 #include "env/optimum/streaming_bound.hpp"
+#include "tests/support/sanitized.hpp"
 
 namespace memplace {
 namespace {
@@ -30,7 +31,10 @@ TEST_CASE("best known: every shipped file is a valid mapping that reproduces its
     suite_instances += load_suite(suite).instances.size();
   REQUIRE(embedded_best_known().size() ==
           embedded_workload_names().size() * embedded_hardware_names().size() + suite_instances);
-  for (const EmbeddedFile& file : embedded_best_known()) {
+  const std::span<const EmbeddedFile> files = embedded_best_known();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!testing::in_sample(i)) continue;
+    const EmbeddedFile& file = files[i];
     const std::string origin = "workloads/best-known/" + std::string(file.name) + ".yaml";
     CAPTURE(origin);
     const MappingHeader header = read_mapping_header(file.text, origin);

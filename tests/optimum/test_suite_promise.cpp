@@ -11,6 +11,7 @@
 #include "env/model/inputs/suite.hpp"
 #include "env/model/model_spec.hpp"
 #include "env/optimum/headroom.hpp"
+#include "tests/support/sanitized.hpp"
 
 namespace memplace {
 namespace {
@@ -22,7 +23,9 @@ TEST_CASE("suite v1: room on every instance, hard ones on every chip and in both
   std::map<std::string, int> hard_by_hardware;
   std::set<Split> splits;
   int hard = 0;
-  for (const SuiteInstance& instance : suite.instances) {
+  for (std::size_t i = 0; i < suite.instances.size(); ++i) {
+    if (!testing::in_sample(i)) continue;
+    const SuiteInstance& instance = suite.instances[i];
     CAPTURE(instance.id());
     model.workload = instance.workload;
     model.hardware = instance.hardware;
@@ -39,6 +42,7 @@ TEST_CASE("suite v1: room on every instance, hard ones on every chip and in both
       splits.insert(suite.split(instance));
     }
   }
+  if (testing::kSanitized) return;  // the counts are over every instance
   CHECK(hard >= 24);
   for (const std::string& hardware : embedded_hardware_names()) {
     CAPTURE(hardware);

@@ -9,16 +9,9 @@
 
 #include "agents/training/trainer.hpp"
 #include "env/model/simulator.hpp"
+#include "tests/support/sanitized.hpp"
 
 namespace memplace::testing {
-
-// Whether this is the sanitizer build (tests/CMakeLists.txt): a case that checks what a search
-// finds, not memory, may then run a smaller instance of itself.
-#ifdef MEMPLACE_SANITIZED
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
 
 // A temporary folder, removed with everything in it when this goes out of scope.
 struct TempDir {
