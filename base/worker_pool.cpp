@@ -80,7 +80,8 @@ void WorkerPool::take_chunks(int thread, std::uint64_t call) {
   auto try_chunk = [&](std::size_t c) {
     std::uint64_t expected = available(call);
     if (claimed_[c].state.load(std::memory_order_relaxed) != expected ||
-        !claimed_[c].state.compare_exchange_strong(expected, expected + 1, std::memory_order_acquire))
+        !claimed_[c].state.compare_exchange_strong(expected, expected + 1,
+                                                   std::memory_order_acquire))
       return;
     fn(body, n * c / chunks, n * (c + 1) / chunks);
     pending_.fetch_sub(1, std::memory_order_release);
