@@ -378,8 +378,22 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "hyperparameters");
     for (const auto& item : n) {
-      const std::string agent = in.key(item.first, "hyperparameters");
-      options(item.second, "hyperparameters." + agent, c.hyperparameters[agent]);
+      const std::string row = in.key(item.first, "hyperparameters");
+      const std::string field = "hyperparameters." + row;
+      options(item.second, field, c.hyperparameters[row]);
+      // Names and allowed values are checked here, where the file's line is known; an unknown
+      // row or agent is resolve()'s to report.
+      const auto variant = c.variants.find(row);
+      const std::string agent = variant == c.variants.end() ? row : variant->second;
+      const auto& registry = agents::agent_registry();
+      const auto info = std::find_if(registry.begin(), registry.end(),
+                                     [&](const agents::AgentInfo& a) { return a.name == agent; });
+      if (info == registry.end()) continue;
+      try {
+        resolve_options("agent '" + agent + "'", info->hyperparameters, c.hyperparameters[row]);
+      } catch (const InputError& e) {
+        in.fail(item.second, field, e.what());
+      }
     }
   }
   return c;

@@ -171,7 +171,10 @@ TEST_CASE("table config: bad fields are refused with the file, line and field na
   refused("seeds: -3\n", "seeds");
   refused("budget: nan\n", "budget");
   refused("agents: [sa]\nhyperparameters: {ea: {population: 10}}\n", "'ea' is not in agents");
-  refused("agents: [sa]\nhyperparameters: {sa: {t_begin: 1}}\n", "t_begin");
+  refused("agents: [sa]\nhyperparameters: {sa: {t_begin: 1}}\n",
+          "table.yaml:2: hyperparameters.sa: agent 'sa': unknown option 't_begin'");
+  refused("agents: [sa, hot]\nvariants: {hot: sa}\nhyperparameters:\n  hot: {start: warm}\n",
+          "table.yaml:4: hyperparameters.hot: agent 'sa': option 'start'");
   refused("env_options: {reward: cheers}\n", "reward");
   refused("agents: sa\n", "agents");
   refused("agents: [sa]\nvariants: {hot: sa}\n", "variants.hot: 'hot' is not in agents");
