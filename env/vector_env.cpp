@@ -28,7 +28,7 @@ template <class Slots>
 }
 
 // Where the actions are checked: by the calling thread (a check of a few nanoseconds per copy)
-// or by the threads, in the parallel region (long actions, whose checks would otherwise be serial).
+// or by the pool's threads (long actions, whose checks would otherwise be serial).
 enum class CheckOn : std::uint8_t { caller, threads };
 
 // Calls check(i) for every copy and then, only if no check threw, run(i) for every copy, on the

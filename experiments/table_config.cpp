@@ -383,8 +383,7 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       options(item.second, field, c.hyperparameters[row]);
       // Names and allowed values are checked here, where the file's line is known; an unknown
       // row or agent is resolve()'s to report.
-      const auto variant = c.variants.find(row);
-      const std::string agent = variant == c.variants.end() ? row : variant->second;
+      const std::string& agent = c.agent_of(row);
       const auto& registry = agents::agent_registry();
       const auto info = std::find_if(registry.begin(), registry.end(),
                                      [&](const agents::AgentInfo& a) { return a.name == agent; });
