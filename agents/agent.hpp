@@ -73,6 +73,11 @@ class Agent {
   // evaluation (docs/agents.md, "Budget"). The trainer charges them against the budget beside the
   // proposals it scores; they are part of the saved state until taken.
   virtual std::uint64_t take_model_evaluations() { return 0; }
+  // A collective the trainer runs on every rank before rank 0 saves the agent (a checkpoint, the
+  // run's end): an agent that lets the ranks keep parts of its state apart between saves brings
+  // them together (sac and egrl: each critic is trained on one rank). Most agents have nothing to
+  // do.
+  virtual void gather_over_ranks() {}
   // A line of agent-specific progress for logs ("generation 12, temperature 0.31"); may be empty.
   virtual std::string status() const { return {}; }
   // The agent's best GNN policy so far (its policy head reads the single-step observation of any

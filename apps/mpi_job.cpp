@@ -30,15 +30,19 @@ int slurm_tasks() {
 }
 
 // Waits for a request without spinning a core for long: MPI's blocking calls poll at 100 % CPU,
-// which would take a core from the runs of the ranks sharing a machine.
+// which would take a core from the runs of the ranks sharing a machine. The first 10 ms it polls,
+// yielding the core to any process that wants it (a training run's ranks meet every few
+// milliseconds, and a sleep there costs more than the wait); then it sleeps between polls.
 void wait_politely(MPI_Request& request) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
-    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1))
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(10))
       std::this_thread::sleep_for(std::chrono::microseconds(100));
+    else
+      std::this_thread::yield();
   }
 }
 

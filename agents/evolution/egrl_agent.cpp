@@ -29,7 +29,7 @@ class EgrlAgent final : public Agent {
       : evolution_(make_evolution(kEgrlName, setup)),
         learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters(kEgrlName, setup.hyperparameters), setup.threads),
-                 derive_seed(setup.seed, {kLearnerSeedStream})) {
+                 derive_seed(setup.seed, {kLearnerSeedStream}), *setup.ranks) {
     // The learner starts from the trained network; its actor migrates into the population.
     if (setup.initial_policy) learner_.start_from(*setup.initial_policy);
     const Hyperparameters h(kEgrlName, setup.hyperparameters);
@@ -76,6 +76,8 @@ class EgrlAgent final : public Agent {
       end_generation();
     }
   }
+
+  void gather_over_ranks() override { learner_.share_critics(); }
 
   void save(StateWriter& out) const override {
     evolution_.save(out, "egrl.ea");

@@ -15,7 +15,7 @@ class SacAgent final : public Agent {
   explicit SacAgent(const AgentSetup& setup)
       : learner_(nn::GraphBatch(setup.observation.view()), setup.context->sim->num_memories(),
                  sac_options(Hyperparameters("sac", setup.hyperparameters), setup.threads),
-                 setup.seed) {
+                 setup.seed, *setup.ranks) {
     if (setup.initial_policy) learner_.start_from(*setup.initial_policy);
     const Hyperparameters h("sac", setup.hyperparameters);
     batch_ = static_cast<std::size_t>(h.integer("batch", 1, 4096));
@@ -41,6 +41,8 @@ class SacAgent final : public Agent {
       learner_.add(o.scored, o.reward);
     learner_.train_for_new_samples(outcomes.size());
   }
+
+  void gather_over_ranks() override { learner_.share_critics(); }
 
   void save(StateWriter& out) const override { learner_.save(out, "sac"); }
   void load(StateReader& in) override { learner_.load(in, "sac"); }

@@ -9,6 +9,7 @@
 #include "agents/nn/policy_gradient.hpp"
 #include "agents/nn/start_from.hpp"
 #include "base/errors.hpp"
+#include "base/owner_exchange.hpp"
 #include "base/portable_math.hpp"
 
 namespace memplace::agents {
@@ -99,7 +100,7 @@ void SacOptions::validate() const {
 }
 
 SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions options,
-                       std::uint64_t seed)
+                       std::uint64_t seed, ProcessGroup& ranks)
     : graph_(checked(std::move(graph), memories, options)),
       memories_(memories),
       tensors_(2 * graph_.num_nodes()),
@@ -120,6 +121,7 @@ SacLearner::SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions op
       buffer_(options.buffer_capacity, tensors_),
       train_rng_(derive_seed(seed, {kTrain})),
       propose_rng_(derive_seed(seed, {kPropose})),
+      ranks_(&ranks),
       actor_grad_(actor_.zero_gradients()),
       critic_grad_{critics_[0].zero_gradients(), critics_[1].zero_gradients()} {
   if (options_.target_entropy > 0) alpha_state_.log_alpha = portable::log(options_.alpha);
@@ -157,6 +159,7 @@ void SacLearner::train(std::size_t steps) {
     throw std::logic_error("SacLearner::train: the replay buffer is empty");
   for (std::size_t s = 0; s < steps; ++s)
     step();
+  if (steps > 0 && ranks_->size() > 1) critics_behind_ = true;
 }
 
 // One gradient step (docs/agents.md, sac): both critics on a minibatch from the buffer, then the
@@ -183,28 +186,52 @@ void SacLearner::step() {
   double bootstrap = 0;
   if (options_.gamma > 0) {
     const nn::QSamples own{std::span(sample_graph_).first(K), std::span(actions_).subspan(B * T)};
-    for (std::size_t c = 0; c < 2; ++c)
+    std::array<std::vector<float>, 2> target_q;
+    auto score = [&](std::size_t c) {
       targets_[c].forward(graph_, target_ws_[c], own);
+      target_q[c].assign(target_ws_[c].q().begin(), target_ws_[c].q().end());
+    };
+    if (ranks_->size() == 1) {
+      score(0);
+      score(1);
+    } else {
+      exchange_by_owner(
+          *ranks_, 2,
+          [&](std::size_t c, std::string& out) {
+            score(c);
+            append_bytes(out, target_q[c]);
+          },
+          [&](std::size_t c, RankMessage& in) {
+            target_q[c].resize(K);
+            in.take(target_q[c]);
+          });
+    }
     double v = 0;
     for (std::size_t k = 0; k < K; ++k)
-      v += std::min(target_ws_[0].q()[k], target_ws_[1].q()[k]);
+      v += std::min(target_q[0][k], target_q[1][k]);
     bootstrap = options_.gamma * (v / static_cast<double>(K) + entropy_weight() * entropy);
   }
   for (std::size_t b = 0; b < B; ++b)
     targets_y_[b] = options_.reward_scale * rewards_[b] + bootstrap;
 
-  std::array<std::exception_ptr, 2> errors;
-  const int threads = std::min(options_.threads, 2);
+  if (ranks_->size() > 1) {
+    train_critics_over_ranks();
+  } else {
+    std::array<std::exception_ptr, 2> errors;
+    const int threads = std::min(options_.threads, 2);
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (int c = 0; c < 2; ++c) {
-    try {
-      train_critic(static_cast<std::size_t>(c), targets_y_);
-    } catch (...) {
-      errors[static_cast<std::size_t>(c)] = std::current_exception();
+    for (int c = 0; c < 2; ++c) {
+      try {
+        critic_gradient(static_cast<std::size_t>(c));
+      } catch (...) {
+        errors[static_cast<std::size_t>(c)] = std::current_exception();
+      }
     }
-  }
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+    for (std::size_t c = 0; c < 2; ++c)
+      update_critic(c);
   }
   actor_step();
   if (options_.target_entropy > 0) tune_alpha(entropy / static_cast<double>(T));
@@ -215,7 +242,8 @@ void SacLearner::step() {
   ++steps_;
 }
 
-void SacLearner::train_critic(std::size_t c, std::span<const double> targets) {
+void SacLearner::critic_gradient(std::size_t c) {
+  const std::span<const double> targets = targets_y_;
   const std::size_t B = options_.minibatch, K = options_.actor_samples;
   const std::size_t T = tensors_, M = memories_;
   nn::GnnWorkspace<float>& ws = critic_ws_[c];
@@ -240,6 +268,9 @@ void SacLearner::train_critic(std::size_t c, std::span<const double> targets) {
   critic_loss_[c] = loss / static_cast<double>(B);
   critic_grad_[c].set_zero();
   critics_[c].backward(graph_, ws, {.q = dq_[c]}, critic_grad_[c], samples);
+}
+
+void SacLearner::update_critic(std::size_t c) {
   critic_adam_[c].step(critics_[c].parameters(), critic_grad_[c]);
   // Polyak averaging: target <- (1 - τ) target + τ critic.
   const auto tau = static_cast<float>(options_.tau);
@@ -247,6 +278,57 @@ void SacLearner::train_critic(std::size_t c, std::span<const double> targets) {
   std::span<const float> online = critics_[c].parameters().values();
   for (std::size_t i = 0; i < target.size(); ++i)
     target[i] = (1.f - tau) * target[i] + tau * online[i];
+}
+
+// Over several ranks, each rank trains the critics it owns and sends the others what the actor
+// step needs of them (their Q of the actor's moves, or samples) and their losses. The others'
+// copies of a critic fall behind until share_critics(), before a save: a critic is used only by
+// its owner in between, so each step exchanges kilobytes instead of a gradient, and no rank
+// repeats another's Adam step.
+void SacLearner::train_critics_over_ranks() {
+  const std::size_t q_size = options_.estimator == ActorEstimator::local
+                                 ? options_.actor_samples * tensors_ * memories_
+                                 : options_.actor_samples;
+  exchange_by_owner(
+      *ranks_, 2,
+      [&](std::size_t c, std::string& out) {
+        critic_gradient(c);
+        update_critic(c);
+        append_bytes(out, actor_q_[c]);
+        append_bytes(out, &critic_loss_[c], sizeof(double));
+      },
+      [&](std::size_t c, RankMessage& in) {
+        actor_q_[c].resize(q_size);
+        in.take(actor_q_[c]);
+        in.take(&critic_loss_[c], sizeof(double));
+      });
+}
+
+// Brings every rank's copy of each critic, its target and its Adam state to its owner's.
+void SacLearner::share_critics() {
+  if (!critics_behind_) return;
+  critics_behind_ = false;
+  exchange_by_owner(
+      *ranks_, 2,
+      [&](std::size_t c, std::string& out) {
+        const std::uint64_t adam_steps = critic_adam_[c].step_count();
+        append_bytes(out, &adam_steps, sizeof adam_steps);
+        append_bytes(out, critics_[c].parameters().values());
+        append_bytes(out, targets_[c].parameters().values());
+        append_bytes(out, critic_adam_[c].first_moment().values());
+        append_bytes(out, critic_adam_[c].second_moment().values());
+      },
+      [&](std::size_t c, RankMessage& in) {
+        std::uint64_t adam_steps = 0;
+        in.take(&adam_steps, sizeof adam_steps);
+        in.take(critics_[c].parameters().values());
+        in.take(targets_[c].parameters().values());
+        const auto& layout = critics_[c].parameters().shared_layout();
+        nn::ParameterSet<float> m(layout), v(layout);
+        in.take(m.values());
+        in.take(v.values());
+        critic_adam_[c].set_state(adam_steps, m, v);
+      });
 }
 
 // Gradient of −(E_π[min Q] + α H(π)) with respect to the logits, then one Adam step.
@@ -339,6 +421,8 @@ Mapping SacLearner::greedy() {
 }
 
 std::vector<float> SacLearner::q_values(std::size_t k, std::span<const std::uint8_t> actions) {
+  if (critics_behind_)
+    throw std::logic_error("SacLearner::q_values: call share_critics() on every rank first");
   if (actions.size() % tensors_ != 0)
     throw std::invalid_argument("SacLearner::q_values: " + std::to_string(actions.size()) +
                                 " action entries is not a whole number of mappings of " +
@@ -350,6 +434,8 @@ std::vector<float> SacLearner::q_values(std::size_t k, std::span<const std::uint
 }
 
 void SacLearner::save(StateWriter& out, std::string_view prefix) const {
+  if (critics_behind_)
+    throw std::logic_error("SacLearner::save: call share_critics() on every rank first");
   out.put(state_key(prefix, "fingerprint"), fingerprint(options_, tensors_, memories_));
   out.put_array<float>(state_key(prefix, "actor"), actor_.parameters().values());
   save_adam(out, state_key(prefix, "actor_adam"), actor_adam_);
@@ -388,6 +474,7 @@ void SacLearner::load(StateReader& in, std::string_view prefix) {
               critics_[c].parameters().shared_layout());
   }
   buffer_.load(in, state_key(prefix, "buffer"));
+  critics_behind_ = false;
   train_rng_ = in.get_rng(state_key(prefix, "train_rng"));
   propose_rng_ = in.get_rng(state_key(prefix, "propose_rng"));
   steps_ = in.get_u64(state_key(prefix, "steps"));

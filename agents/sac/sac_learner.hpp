@@ -9,7 +9,9 @@
 // greedy) and copies its actor into the population (actor()).
 //
 // Deterministic given the seed: the same calls give bit-identical results on any number of
-// threads, and a learner restored by load() continues exactly as the saved one would have.
+// threads and ranks, and a learner restored by load() continues exactly as the saved one would
+// have. Over several ranks (each holding the same learner), each critic's gradient is worked out
+// on one rank and sent to the others (docs/scale-out.md, "Training over ranks").
 #pragma once
 
 #include <array>
@@ -23,6 +25,7 @@
 #include "agents/nn/gnn.hpp"
 #include "agents/nn/q_moves.hpp"
 #include "agents/sac/replay_buffer.hpp"
+#include "base/process_group.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
 #include "env/model/inputs/mapping.hpp"
@@ -73,8 +76,10 @@ struct SacStats {
 class SacLearner {
  public:
   // `graph` is the single-step observation (one graph of N nodes); every action is a Mapping of
-  // its 2N tensors over `memories` memories. Throws InputError on bad options.
-  SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions options, std::uint64_t seed);
+  // its 2N tensors over `memories` memories. `ranks`: the processes that each hold this same
+  // learner and call train() together (a collective then). Throws InputError on bad options.
+  SacLearner(nn::GraphBatch graph, std::size_t memories, SacOptions options, std::uint64_t seed,
+             ProcessGroup& ranks = single_process());
 
   // The replay buffer. Add the mapping that was scored (the rectified one, when the environment
   // rectifies) with its environment reward; the learner scales rewards itself.
@@ -117,14 +122,26 @@ class SacLearner {
   std::size_t memories() const { return memories_; }
   const SacOptions& options() const { return options_; }
 
+  // Over several ranks, train() leaves each rank's copies of the critics it does not own behind
+  // (critic k is trained by rank k % ranks alone); this collective brings them up to date, as
+  // save(), critic(), target() and q_values() need. Does nothing on one rank or when up to date.
+  void share_critics();
+
   // Records "<prefix>.*": every network, the Adam states, the buffer, both random streams and
   // the counters. load() needs a learner built with the same graph, memories and options.
+  // Throws std::logic_error while the critics are behind (share_critics()).
   void save(StateWriter& out, std::string_view prefix) const;
   void load(StateReader& in, std::string_view prefix);
 
  private:
   void step();
-  void train_critic(std::size_t k, std::span<const double> targets);
+  // Critic k's gradient on the minibatch (into critic_grad_[k]), its loss, and its Q of what the
+  // actor step needs; then its Adam step and the soft update of its target.
+  void critic_gradient(std::size_t k);
+  void update_critic(std::size_t k);
+  // Over several ranks: each rank trains the critics it owns (critic k: rank k % ranks) and
+  // sends what the actor step needs of them.
+  void train_critics_over_ranks();
   void actor_step();
   double entropy_weight() const;  // of the summed entropy: α / 2N or α
   double alpha() const;
@@ -143,8 +160,10 @@ class SacLearner {
   ReplayBuffer buffer_;
   Rng train_rng_;
   Rng propose_rng_;
+  ProcessGroup* ranks_;
   std::uint64_t steps_ = 0;
-  double step_credit_ = 0;  // fractional gradient steps owed
+  bool critics_behind_ = false;  // this rank's copies of the others' critics (share_critics)
+  double step_credit_ = 0;       // fractional gradient steps owed
   // The tuned temperature: log α and its scalar Adam state (moments, β1^t, β2^t).
   struct AlphaState {
     double log_alpha = 0, m = 0, v = 0, beta1_power = 1, beta2_power = 1;

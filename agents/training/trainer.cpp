@@ -359,6 +359,7 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
   bool interrupted = false;
   double proposing_seconds = 0, scoring_seconds = 0, learning_seconds = 0;
   auto write_outputs = [&] {
+    s.agent->gather_over_ranks();
     run_agreed(*s.ranks, OnRanks::leader_only, [&] { s.write_outputs(wall()); });
     s.last_checkpoint = s.evaluations;
   };

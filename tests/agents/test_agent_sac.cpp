@@ -15,6 +15,7 @@
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
 #include "tests/support/agent_harness.hpp"
+#include "tests/support/thread_ranks.hpp"
 
 namespace memplace {
 namespace {
@@ -285,6 +286,56 @@ ToyRun run_sac(const ToyProblem& toy, std::uint64_t seed, std::uint64_t budget) 
   const agents::Outcome greedy = score(agent->propose(1).front());  // greedy=true: the argmax
   run.greedy = greedy.valid ? greedy.speedup : 0;
   return run;
+}
+
+TEST_CASE("agents sac: over 2 and 3 ranks, each critic trained on one, the one-process learner") {
+  // Every option that changes what the ranks exchange: the local and score estimators, the
+  // bootstrapped target (the target critics' Q), a tuned alpha.
+  TempDir dir;
+  const ToyProblem toy = make_toy_problem(dir.path, 2);
+  auto env = toy_env(toy);
+  const nn::GraphBatch graph(env->reset(0).obs);
+  for (const auto estimator : {agents::ActorEstimator::local, agents::ActorEstimator::score}) {
+    SacOptions options = small_options();
+    options.estimator = estimator;
+    options.gamma = 0.9;
+    options.target_entropy = 0.5;
+    auto run = [&](ProcessGroup& ranks) {
+      SacLearner learner(graph, 3, options, 5, ranks);
+      Rng rng(2);
+      for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 10; ++i) {
+          std::vector<std::uint8_t> m(learner.tensors());
+          for (auto& x : m)
+            x = static_cast<std::uint8_t>(rng.uniform(3));
+          learner.add(m, rng.uniform01() - 0.5);
+        }
+        learner.train(4);
+        learner.sample(2);
+      }
+      if (ranks.size() > 1) {
+        StateWriter early;
+        CHECK_THROWS_WITH_AS(learner.save(early, "learner"), doctest::Contains("share_critics"),
+                             std::logic_error);
+      }
+      learner.share_critics();
+      StateWriter out;
+      learner.save(out, "learner");
+      return out.finish();
+    };
+    const std::string alone = run(single_process());
+    for (int size : {2, 3}) {
+      CAPTURE(size);
+      std::vector<std::string> saved(static_cast<std::size_t>(size));
+      const auto failures = testing::on_thread_ranks(size, [&](ProcessGroup& ranks) {
+        saved[static_cast<std::size_t>(ranks.rank())] = run(ranks);
+      });
+      for (int r = 0; r < size; ++r) {
+        CHECK(testing::message_of(failures[static_cast<std::size_t>(r)]) == "");
+        CHECK(saved[static_cast<std::size_t>(r)] == alone);
+      }
+    }
+  }
 }
 
 TEST_CASE("agents sac: learns far better mappings than random ones on toy problems") {

@@ -8,6 +8,7 @@
 
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
+#include "base/owner_exchange.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 #include "tests/support/agent_harness.hpp"
@@ -100,6 +101,54 @@ TEST_CASE("share_out: longest processing time first, within the list-scheduling 
   }
 }
 
+TEST_CASE("exchange_by_owner: item i worked on rank i % ranks, every item on every rank") {
+  for (int size : {1, 2, 3}) {
+    CAPTURE(size);
+    std::vector<std::vector<float>> seen(static_cast<std::size_t>(size));
+    const auto failures = on_thread_ranks(size, [&](ProcessGroup& ranks) {
+      std::vector<float> values(5, -1.f);
+      exchange_by_owner(
+          ranks, 5,
+          [&](std::size_t i, std::string& out) {
+            values[i] = static_cast<float>(10 * i + static_cast<std::size_t>(ranks.rank()));
+            append_bytes(out, std::span(values).subspan(i, 1));
+          },
+          [&](std::size_t i, RankMessage& in) { in.take(std::span(values).subspan(i, 1)); });
+      seen[static_cast<std::size_t>(ranks.rank())] = values;
+    });
+    for (int r = 0; r < size; ++r) {
+      CHECK(message_of(failures[static_cast<std::size_t>(r)]) == "");
+      // Item i's value carries its owner's rank: i % size.
+      CHECK(seen[static_cast<std::size_t>(r)] ==
+            std::vector<float>{
+                0.f, 10.f + static_cast<float>(1 % size), 20.f + static_cast<float>(2 % size),
+                30.f + static_cast<float>(3 % size), 40.f + static_cast<float>(4 % size)});
+    }
+  }
+  // A failure while working is every rank's, naming the lowest failing rank.
+  const auto failures = on_thread_ranks(3, [](ProcessGroup& ranks) {
+    exchange_by_owner(
+        ranks, 3,
+        [&](std::size_t i, std::string&) {
+          if (i >= 1) throw std::runtime_error("no memory for item " + std::to_string(i));
+        },
+        [](std::size_t, RankMessage&) {});
+  });
+  for (const auto& f : failures)
+    CHECK(message_of(f) == "rank 1 of 3: no memory for item 1");
+  // A message of another length than its reader expects is refused.
+  const auto mismatched = on_thread_ranks(2, [](ProcessGroup& ranks) {
+    exchange_by_owner(
+        ranks, 2, [](std::size_t, std::string& out) { out += "abc"; },
+        [](std::size_t, RankMessage& in) {
+          char two[2];
+          in.take(two, 2);
+        });
+  });
+  CHECK(message_of(mismatched[0]) == "rank 1 sent a longer message than expected");
+  CHECK(message_of(mismatched[1]) == "rank 0 sent a longer message than expected");
+}
+
 TEST_CASE("trainer over 3 ranks: the one-process run, bit for bit, and rank 0 alone writes") {
   TempDir dir;
   const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 3);
@@ -158,6 +207,33 @@ TEST_CASE("trainer over ranks: a rank asked to stop stops every rank at the same
   agents::Trainer(config, dir.path / "whole").run();
   CHECK(testing::curve_without_wall(dir.path / "run") ==
         testing::curve_without_wall(dir.path / "whole"));
+}
+
+TEST_CASE("trainer over 2 ranks: sac and egrl, stopped midway, resume from rank 0's checkpoint") {
+  // Each critic is trained on one rank between checkpoints; the checkpoint must hold both.
+  TempDir dir;
+  const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 3);
+  for (const std::string agent : {"sac", "egrl"}) {
+    CAPTURE(agent);
+    agents::TrainConfig config = testing::toy_config(toy, agent, 600, 2);
+    config.threads = 1;
+    config.checkpoint_every = 100;  // checkpoints while running, and at the stop
+    const std::filesystem::path run = dir.path / (agent + "-ranks");
+    const std::filesystem::path whole = dir.path / (agent + "-whole");
+    const auto failures = on_thread_ranks(2, [&](ProcessGroup& ranks) {
+      agents::Trainer trainer(config, run, ranks);
+      int batches = 0;
+      const agents::TrainResult r = trainer.run({}, [&] { return ++batches > 12; });
+      CHECK(r.interrupted);
+    });
+    for (const auto& f : failures)
+      REQUIRE(message_of(f) == "");
+    agents::Trainer::resume(run).run();
+    agents::Trainer(config, whole).run();
+    CHECK(testing::curve_without_wall(run) == testing::curve_without_wall(whole));
+    CHECK(testing::read_text(run / "best_mapping.yaml") ==
+          testing::read_text(whole / "best_mapping.yaml"));
+  }
 }
 
 TEST_CASE("table over 2 ranks: the one-process table, and a rank with another config is refused") {
