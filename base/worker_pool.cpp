@@ -17,6 +17,18 @@ namespace {
 constexpr std::size_t kChunksPerThread = 4;
 // How long a worker spins for the next call before it sleeps.
 constexpr auto kSpin = std::chrono::microseconds(50);
+// A stall: after running its own share of a call, the caller waited for the workers longer than
+// twice that share took, plus kStallSlack — a worker descheduled while it held a chunk: the
+// caller waits until the kernel runs it again, a time slice, milliseconds. (Judged against the
+// caller's share of the same call, so calls of any size compare.) The calls after a stall run on
+// the caller alone: kFirstSolo of them after a lone stall, twice as many as last time after a
+// stall that comes within kRecurring calls on several threads of the last one, up to kMaxSolo.
+// Under load, stalls recur within a time slice and the pool soon spends almost all its time
+// alone; on idle cores (where a virtual machine's host or an interrupt still delays a worker now
+// and then) a lone stall costs kFirstSolo calls on one thread.
+constexpr auto kStallSlack = std::chrono::microseconds(100);
+constexpr std::uint64_t kFirstSolo = 64, kMaxSolo = std::uint64_t{1} << 18;
+constexpr std::uint64_t kRecurring = 4096;
 
 // A chunk's state in claimed_: open to the threads of call k, or taken by one of them.
 constexpr std::uint64_t available(std::uint64_t call) {
@@ -49,6 +61,12 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::run_chunks(std::size_t n, ChunkFn fn, const void* body) {
   if (n == 0) return;
+  if (solo_left_ > 0) {
+    --solo_left_;
+    fn(body, 0, n);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
   const std::size_t chunks = std::min(n, max_chunks_);
   fn_.store(fn, std::memory_order_relaxed);
   body_.store(body, std::memory_order_relaxed);
@@ -63,8 +81,28 @@ void WorkerPool::run_chunks(std::size_t n, ChunkFn fn, const void* body) {
   call_.store(call, std::memory_order_seq_cst);
   if (sleeping_.load(std::memory_order_seq_cst) > 0) call_.notify_all();
   take_chunks(0, call);
-  while (pending_.load(std::memory_order_acquire) != 0)
+  if (pending_.load(std::memory_order_acquire) == 0) return note_call(false);
+  const auto own_done = std::chrono::steady_clock::now();
+  const auto stall_after = own_done + 2 * (own_done - start) + kStallSlack;
+  bool stalled = false;
+  for (int spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins) {
     cpu_relax();
+    if (!stalled && spins % 64 == 63) stalled = std::chrono::steady_clock::now() > stall_after;
+  }
+  note_call(stalled);
+}
+
+void WorkerPool::note_call(bool stalled) {
+  if (!stalled) {
+    ++calls_since_stall_;
+    return;
+  }
+  ++stalls_;
+  solo_left_ = stalls_ > 1 && calls_since_stall_ <= kRecurring
+                   ? std::min(2 * solo_left_last_, kMaxSolo)
+                   : kFirstSolo;
+  solo_left_last_ = solo_left_;
+  calls_since_stall_ = 0;
 }
 
 void WorkerPool::take_chunks(int thread, std::uint64_t call) {

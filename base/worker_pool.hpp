@@ -15,6 +15,12 @@
 //
 // Workers spin briefly between calls (a call a few microseconds after the last one finds them
 // awake), then sleep on the call counter, so an idle pool costs no CPU.
+//
+// When another process keeps a core busy, the kernel deschedules a worker for a time slice
+// (milliseconds), sometimes while it holds a chunk, and the caller must wait for it: a stall,
+// hundreds of calls' worth. After a stall the pool runs the next calls on the caller alone, more
+// of them after each further stall (worker_pool.cpp), so that a loaded machine costs little more
+// than one thread would.
 #pragma once
 
 #include <atomic>
@@ -35,6 +41,10 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  // Calls that a descheduled worker held up so far, and the calls the caller will still run
+  // alone after the last of them (for tests and benchmarks).
+  std::uint64_t stalls() const { return stalls_; }
+  std::uint64_t calls_alone_left() const { return solo_left_; }
 
   // Calls body(i) for every i in [0, n), on every thread of the pool, and returns when all calls
   // have returned. `body` must not throw (catch inside it); run() is not reentrant.
@@ -55,6 +65,9 @@ class WorkerPool {
   void work(int thread);
   // Runs the chunks thread `thread` can claim in call `call`.
   void take_chunks(int thread, std::uint64_t call);
+  // After each call on several threads: whether it stalled; a stall sets the calls the caller
+  // runs alone next.
+  void note_call(bool stalled);
 
   // The current call, published by its number (stored last). Atomic because a late worker may
   // read them while the next call is being set up; it then takes no chunk.
@@ -74,6 +87,12 @@ class WorkerPool {
   };
   std::unique_ptr<Claim[]> claimed_;
   std::size_t max_chunks_ = 0;
+  // The caller's own: calls left to run alone, how many the last stall bought, calls on several
+  // threads since it, and the stalls so far.
+  std::uint64_t solo_left_ = 0;
+  std::uint64_t solo_left_last_ = 0;
+  std::uint64_t calls_since_stall_ = 0;
+  std::uint64_t stalls_ = 0;
   std::vector<std::jthread> workers_;
 };
 

@@ -63,5 +63,45 @@ TEST_CASE("worker pool: the calls' writes are visible to the caller, and sleepin
   CHECK_THROWS_AS(WorkerPool(0), std::invalid_argument);
 }
 
+TEST_CASE(
+    "worker pool: after a stalled call the caller runs the next ones alone, more after a recurring "
+    "stall") {
+  // A worker that holds a chunk far longer than the caller's share took — here one that sleeps
+  // 20 ms, as a descheduled worker would — stalls the call. The caller may take every chunk
+  // itself (then nothing stalls), so the stall is tried until it happens; stalls of a busy
+  // machine only lengthen the solo runs, so the checks are lower bounds.
+  WorkerPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> elsewhere{false};
+  auto quick = [&](std::size_t) {
+    if (std::this_thread::get_id() != caller) elsewhere.store(true, std::memory_order_relaxed);
+  };
+  auto stall = [&] {
+    const std::uint64_t before = pool.stalls();
+    for (int attempt = 0; attempt < 200 && pool.stalls() == before; ++attempt) {
+      for (int i = 0; i < 1'000'000 && pool.calls_alone_left() > 0; ++i)
+        pool.run(8, quick);
+      // The caller's items take 0.5 ms, so that a worker woken by the call has time to take
+      // its own; a worker's item takes 20 ms.
+      pool.run(8, [&](std::size_t) {
+        std::this_thread::sleep_for(std::this_thread::get_id() == caller
+                                        ? std::chrono::microseconds(500)
+                                        : std::chrono::microseconds(20'000));
+      });
+    }
+    REQUIRE(pool.stalls() > before);
+  };
+  stall();
+  const std::uint64_t alone = pool.calls_alone_left();
+  CHECK(alone >= 64);
+  elsewhere = false;
+  for (std::uint64_t i = 0; i < alone; ++i)
+    pool.run(8, quick);
+  CHECK_FALSE(elsewhere.load());
+  // A stall soon after the last one doubles the solo run.
+  stall();
+  CHECK(pool.calls_alone_left() >= 2 * alone);
+}
+
 }  // namespace
 }  // namespace memplace
