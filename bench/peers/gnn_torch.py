@@ -32,6 +32,7 @@ all samples of a graph.
 """
 
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -396,6 +397,16 @@ def run_reference(args):
 # Mode 2: the benchmark peer
 # --------------------------------------------------------------------------------------------
 
+def openblas_core(library):
+    """The kernels OpenBLAS chose for this CPU (or was told to use by OPENBLAS_CORETYPE)."""
+    try:
+        core = ctypes.CDLL(library).openblas_get_corename
+    except (OSError, AttributeError):
+        return "unknown"
+    core.restype = ctypes.c_char_p
+    return core().decode()
+
+
 def detect_blas():
     """The BLAS torch actually loaded, from /proc/self/maps after a matmul.
 
@@ -407,8 +418,9 @@ def detect_blas():
         paths = {line.split()[-1] for line in f if "/" in line}
     if any("/blas/libblas.so" in path for path in paths):
         return "reference"
-    if any("openblas" in path for path in paths):
-        return "openblas"
+    openblas = sorted(path for path in paths if "libopenblas" in path)
+    if openblas:
+        return f"openblas ({openblas_core(openblas[0])} kernels)"
     if any("libmkl" in path for path in paths):
         return "mkl"
     return "unknown"
