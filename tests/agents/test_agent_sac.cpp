@@ -115,6 +115,16 @@ SacOptions small_options() {
   return o;
 }
 
+// Adds `count` random mappings over 3 memories with random rewards in [-0.5, 0.5).
+void add_random_samples(SacLearner& learner, Rng& rng, int count) {
+  for (int i = 0; i < count; ++i) {
+    std::vector<std::uint8_t> m(learner.tensors());
+    for (auto& x : m)
+      x = static_cast<std::uint8_t>(rng.uniform(3));
+    learner.add(m, rng.uniform01() - 0.5);
+  }
+}
+
 TEST_CASE("agents sac: the critics fit the scaled rewards of a fixed set of mappings") {
   TempDir dir;
   const ToyProblem toy = make_toy_problem(dir.path, 1);
@@ -198,12 +208,7 @@ TEST_CASE("agents sac: a saved learner continues exactly as the original") {
     options.gradient_steps_per_sample = 0.25;
     SacLearner learner(graph, 3, options, 5);
     Rng rng(2);
-    for (int i = 0; i < 40; ++i) {
-      std::vector<std::uint8_t> m(learner.tensors());
-      for (auto& x : m)
-        x = static_cast<std::uint8_t>(rng.uniform(3));
-      learner.add(m, rng.uniform01() - 0.5);
-    }
+    add_random_samples(learner, rng, 40);
     learner.train_for_new_samples(40);  // 40 x 0.25 = 10 steps
     learner.sample(3);
     StateWriter out;
@@ -304,12 +309,7 @@ TEST_CASE("agents sac: over 2 and 3 ranks, each critic trained on one, the one-p
       SacLearner learner(graph, 3, options, 5, ranks);
       Rng rng(2);
       for (int round = 0; round < 3; ++round) {
-        for (int i = 0; i < 10; ++i) {
-          std::vector<std::uint8_t> m(learner.tensors());
-          for (auto& x : m)
-            x = static_cast<std::uint8_t>(rng.uniform(3));
-          learner.add(m, rng.uniform01() - 0.5);
-        }
+        add_random_samples(learner, rng, 10);
         learner.train(4);
         learner.sample(2);
       }
