@@ -115,6 +115,24 @@ SacOptions small_options() {
   return o;
 }
 
+// The toy problem's single-step observation.
+nn::GraphBatch toy_graph(const ToyProblem& toy) {
+  return nn::GraphBatch(toy_env(toy)->reset(0).obs);
+}
+
+// Learner options for the tests that must take every path: each actor estimator, with the
+// bootstrapped target (gamma > 0), so that the target critics matter too.
+std::vector<SacOptions> each_estimator_bootstrapped() {
+  std::vector<SacOptions> all;
+  for (const auto estimator : {agents::ActorEstimator::local, agents::ActorEstimator::score}) {
+    SacOptions o = small_options();
+    o.estimator = estimator;
+    o.gamma = 0.9;
+    all.push_back(o);
+  }
+  return all;
+}
+
 // Adds `count` random mappings over 3 memories with random rewards in [-0.5, 0.5).
 void add_random_samples(SacLearner& learner, Rng& rng, int count) {
   for (int i = 0; i < count; ++i) {
@@ -198,13 +216,8 @@ TEST_CASE("agents sac: a tuned alpha moves the policy's entropy towards the targ
 
 TEST_CASE("agents sac: a saved learner continues exactly as the original") {
   TempDir dir;
-  const ToyProblem toy = make_toy_problem(dir.path, 2);
-  auto env = toy_env(toy);
-  const nn::GraphBatch graph(env->reset(0).obs);
-  for (const auto estimator : {agents::ActorEstimator::local, agents::ActorEstimator::score}) {
-    SacOptions options = small_options();
-    options.estimator = estimator;
-    options.gamma = 0.9;  // the bootstrapped target, so the targets matter too
+  const nn::GraphBatch graph = toy_graph(make_toy_problem(dir.path, 2));
+  for (SacOptions options : each_estimator_bootstrapped()) {
     options.gradient_steps_per_sample = 0.25;
     SacLearner learner(graph, 3, options, 5);
     Rng rng(2);
@@ -297,13 +310,8 @@ TEST_CASE("agents sac: over 2 and 3 ranks, each critic trained on one, the one-p
   // Every option that changes what the ranks exchange: the local and score estimators, the
   // bootstrapped target (the target critics' Q), a tuned alpha.
   TempDir dir;
-  const ToyProblem toy = make_toy_problem(dir.path, 2);
-  auto env = toy_env(toy);
-  const nn::GraphBatch graph(env->reset(0).obs);
-  for (const auto estimator : {agents::ActorEstimator::local, agents::ActorEstimator::score}) {
-    SacOptions options = small_options();
-    options.estimator = estimator;
-    options.gamma = 0.9;
+  const nn::GraphBatch graph = toy_graph(make_toy_problem(dir.path, 2));
+  for (SacOptions options : each_estimator_bootstrapped()) {
     options.target_entropy = 0.5;
     auto run = [&](ProcessGroup& ranks) {
       SacLearner learner(graph, 3, options, 5, ranks);
