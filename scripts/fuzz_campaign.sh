@@ -14,6 +14,13 @@ build=$1 target=$2 wanted=$3 segment=${4:-300}
 [[ $wanted =~ ^[0-9]+$ && $segment =~ ^[0-9]+$ && $segment -gt 0 ]] ||
   { echo "EXECUTIONS and SEGMENT_SECONDS must be positive whole numbers" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
+[ -x "$build/fuzz/memplace_fuzz" ] ||
+  { echo "no $build/fuzz/memplace_fuzz: run make fuzz (a MEMPLACE_FUZZ=ON build)" >&2; exit 2; }
+grep -q "^$target:" "$here/../fuzz/seeds.txt" || {
+  echo "unknown target '$target'; the targets: $(grep -oE '^[a-z_]+' "$here/../fuzz/seeds.txt" |
+    tr '\n' ' ')" >&2
+  exit 2
+}
 # Resumes a campaign that was stopped: the finished segments' logs count.
 total=0 n=0 start=$(date +%s)
 for log in "$build/findings/$target".[0-9]*.log; do
