@@ -12,6 +12,7 @@
 #include "agents/evolution/gnn_operators.hpp"
 #include "agents/nn/categorical.hpp"
 #include "base/errors.hpp"
+#include "base/owner_exchange.hpp"
 #include "base/rng.hpp"
 
 namespace memplace::agents {
@@ -123,7 +124,7 @@ std::vector<std::vector<Mapping>> Evolution::propose_all() {
   std::size_t gnns = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const bool gnn = individuals_[i].kind == IndividualKind::gnn;
-    if (!gnn || gnn_owner(gnns) == ranks_->rank()) slots.push_back(i);
+    if (!gnn || owns(*ranks_, gnns)) slots.push_back(i);
     gnns += gnn ? 1 : 0;
   }
   std::exception_ptr error;
@@ -158,48 +159,35 @@ std::vector<std::vector<Mapping>> Evolution::propose_all() {
       if (!error) error = std::current_exception();
     }
   }
-  if (error) std::rethrow_exception(error);
-  if (ranks_->size() > 1) swap_gnn_mappings(out);
+  if (ranks_->size() > 1) {
+    swap_gnn_mappings(out, error);
+  } else if (error) {
+    std::rethrow_exception(error);
+  }
   return out;
 }
 
-int Evolution::gnn_owner(std::size_t gnn) const {
-  return static_cast<int>(gnn % static_cast<std::size_t>(ranks_->size()));
-}
-
-void Evolution::swap_gnn_mappings(std::vector<std::vector<Mapping>>& out) {
-  // The mappings of this rank's GNNs, in slot order (each slot's samples, then the next slot).
-  std::vector<std::uint8_t> mine;
-  std::size_t gnns = 0;
+void Evolution::swap_gnn_mappings(std::vector<std::vector<Mapping>>& out,
+                                  const std::exception_ptr& error) {
+  std::vector<std::size_t> gnn_slots;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (individuals_[i].kind != IndividualKind::gnn) continue;
-    if (gnn_owner(gnns++) != ranks_->rank()) continue;
-    for (const Mapping& m : out[i])
-      mine.insert(mine.end(), m.begin(), m.end());
+    if (individuals_[i].kind == IndividualKind::gnn) gnn_slots.push_back(i);
   }
-  StateWriter message;
-  message.put_array<std::uint8_t>("mappings", mine);
-  std::vector<std::vector<std::uint8_t>> theirs;
-  for (std::string& bytes : ranks_->all_gather(message.finish())) {
-    StateReader in(std::move(bytes), "rank " + std::to_string(theirs.size()) + "'s GNN mappings");
-    theirs.push_back(in.get_array<std::uint8_t>("mappings"));
-    in.expect_end();
-  }
-  std::vector<std::size_t> at(theirs.size(), 0);
-  gnns = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (individuals_[i].kind != IndividualKind::gnn) continue;
-    const auto owner = static_cast<std::size_t>(gnn_owner(gnns++));
-    const std::size_t n = deterministic(individuals_[i]) ? 1 : config_.samples;
-    const std::vector<std::uint8_t>& from = theirs[owner];
-    if (at[owner] + n * tensors_ > from.size())
-      throw std::logic_error("a rank sent fewer GNN mappings than it owns");
-    out[i].assign(n, Mapping(tensors_));
-    for (Mapping& m : out[i]) {
-      std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(at[owner]), tensors_, m.begin());
-      at[owner] += tensors_;
-    }
-  }
+  // A rank's error goes to every rank through the exchange, so none waits in a later gather.
+  exchange_by_owner(
+      *ranks_, gnn_slots.size(),
+      [&](std::size_t g, std::string& message) {
+        if (error) std::rethrow_exception(error);
+        for (const Mapping& m : out[gnn_slots[g]])
+          append_bytes(message, m.data(), m.size());
+      },
+      [&](std::size_t g, RankMessage& message) {
+        const std::size_t i = gnn_slots[g];
+        out[i].assign(deterministic(individuals_[i]) ? 1 : config_.samples, Mapping(tensors_));
+        for (Mapping& m : out[i])
+          message.take(m.data(), m.size());
+      });
+  if (error) std::rethrow_exception(error);  // from a slot every rank runs
 }
 
 void Evolution::prepare(bool score_repeats) {

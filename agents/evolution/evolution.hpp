@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <optional>
 #include <span>
@@ -162,10 +163,9 @@ class Evolution {
   void prepare(bool score_repeats);
   void compute_fitness();
   std::vector<std::vector<Mapping>> propose_all();
-  // The rank that runs the forward pass of the `gnn`-th GNN individual (in slot order).
-  int gnn_owner(std::size_t gnn) const;
-  // Every GNN's mappings into `out`, from the rank that ran it.
-  void swap_gnn_mappings(std::vector<std::vector<Mapping>>& out);
+  // Every GNN's mappings into `out`, from the rank that ran it (the g-th GNN in slot order is
+  // rank g % ranks's, base/owner_exchange.hpp); `error` is this rank's failure, if any.
+  void swap_gnn_mappings(std::vector<std::vector<Mapping>>& out, const std::exception_ptr& error);
   void select_and_vary();
   void mutate(Individual& individual);
   void cross(Individual& a, Individual& b);

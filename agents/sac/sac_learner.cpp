@@ -186,10 +186,9 @@ void SacLearner::step() {
   double bootstrap = 0;
   if (options_.gamma > 0) {
     const nn::QSamples own{std::span(sample_graph_).first(K), std::span(actions_).subspan(B * T)};
-    std::array<std::vector<float>, 2> target_q;
     auto score = [&](std::size_t c) {
       targets_[c].forward(graph_, target_ws_[c], own);
-      target_q[c].assign(target_ws_[c].q().begin(), target_ws_[c].q().end());
+      target_q_[c].assign(target_ws_[c].q().begin(), target_ws_[c].q().end());
     };
     if (ranks_->size() == 1) {
       score(0);
@@ -199,16 +198,16 @@ void SacLearner::step() {
           *ranks_, 2,
           [&](std::size_t c, std::string& out) {
             score(c);
-            append_bytes(out, target_q[c]);
+            append_bytes(out, target_q_[c]);
           },
           [&](std::size_t c, RankMessage& in) {
-            target_q[c].resize(K);
-            in.take(target_q[c]);
+            target_q_[c].resize(K);
+            in.take(target_q_[c]);
           });
     }
     double v = 0;
     for (std::size_t k = 0; k < K; ++k)
-      v += std::min(target_q[0][k], target_q[1][k]);
+      v += std::min(target_q_[0][k], target_q_[1][k]);
     bootstrap = options_.gamma * (v / static_cast<double>(K) + entropy_weight() * entropy);
   }
   for (std::size_t b = 0; b < B; ++b)

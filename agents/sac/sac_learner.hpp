@@ -178,6 +178,7 @@ class SacLearner {
   std::array<nn::ParameterSet<float>, 2> critic_grad_;
   std::array<std::vector<float>, 2> actor_q_;  // per critic: Q of the moves, or of the samples
   std::array<std::vector<float>, 2> dq_;
+  std::array<std::vector<float>, 2> target_q_;  // per target critic: Q of the actor's samples
   std::array<double, 2> critic_loss_{};
   std::vector<float> dlogits_, min_q_;
   std::vector<double> targets_y_, returns_;
