@@ -7,7 +7,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A checkpoint of the run the checkpoint target resumes (fuzz/targets.cpp, kCheckpointRun).
 "$memplace" train --config fuzz/corpus/checkpoint-run.yaml --out "$work/run" -q > /dev/null
-cp "$work/run/checkpoint.bin" fuzz/corpus/checkpoint/sa-resnet50.bin
+cp "$work/run/checkpoint.bin" fuzz/corpus/checkpoint/sa-procedural-cnn.bin
 # A small GNN policy file.
 "$memplace" transfer --agent ppo --budget 200 --to resnet50 --threads 1 -p hidden=4 \
   -p conv_layers=1 --out "$work/transfer" -q > /dev/null
