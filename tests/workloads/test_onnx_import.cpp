@@ -140,6 +140,9 @@ class ModelBuilder {
       n->add_output(o);
     return *n;
   }
+  onnx::NodeProto& last_node() {
+    return *model_.mutable_graph()->mutable_node(model_.graph().node_size() - 1);
+  }
   static void ints_attribute(onnx::NodeProto& n, const std::string& key,
                              std::initializer_list<std::int64_t> values) {
     auto* a = n.add_attribute();
@@ -508,6 +511,35 @@ TEST_CASE("onnx import: unsupported ops and unknown shapes name the node") {
   dangling.node("Add", {"x", "nowhere"}, {"y"}, "/add");
   dangling.output("y");
   CHECK(contains(error_of(dangling.save("dangling.onnx")), "nowhere"));
+}
+
+TEST_CASE("onnx import: a zero stride, group or block size is refused, naming the node") {
+  // libonnx's shape inference divides by these: a zero stride crashed the importer with SIGFPE
+  // (found by fuzzing; fuzz/regressions/onnx_model).
+  struct Case {
+    std::string op, key;
+    bool list;
+  };
+  for (const Case& c : {Case{"Conv", "strides", true}, Case{"Conv", "dilations", true},
+                        Case{"Conv", "group", false}, Case{"SpaceToDepth", "blocksize", false}}) {
+    CAPTURE(c.key);
+    ModelBuilder m;
+    m.input("x", {1, 4, 8, 8});
+    if (c.op == "Conv") {
+      conv3x3(m, "x", "w", "y", 4, 4, "/bad/Conv");
+    } else {
+      m.node(c.op, {"x"}, {"y"}, "/bad/" + c.op);
+    }
+    m.output("y");
+    if (c.list) {
+      ModelBuilder::ints_attribute(m.last_node(), c.key, {1, 0});
+    } else {
+      ModelBuilder::int_attribute(m.last_node(), c.key, 0);
+    }
+    const std::string message = error_of(m.save("zero.onnx"));
+    CHECK(contains(message, "/bad/" + c.op));
+    CHECK(contains(message, "attribute " + c.key + ": every value must be at least 1"));
+  }
 }
 
 TEST_CASE("onnx import: named dims give the shapes, static inputs are read as weights") {

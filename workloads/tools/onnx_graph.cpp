@@ -362,6 +362,29 @@ void check_dim_limits(const onnx::ModelProto& model, const InputShapes& shapes,
   }
 }
 
+// Refuses the attributes ONNX's own shape inference would divide by when zero (strides,
+// dilations, kernel_shape, group, blocksize, num_outputs: always at least 1 in a valid model), in
+// every node of the graph and its subgraphs: libonnx checks none of them, and a zero stride
+// crashed the importer with a division by zero (found by fuzzing, fuzz/regressions/onnx_model).
+void check_positive_attributes(const onnx::GraphProto& graph, const std::string& origin) {
+  static const std::set<std::string, std::less<>> kPositive = {
+      "strides", "dilations", "kernel_shape", "group", "blocksize", "num_outputs"};
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      if (a.has_g()) check_positive_attributes(a.g(), origin);
+      for (const onnx::GraphProto& g : a.graphs())
+        check_positive_attributes(g, origin);
+      if (!kPositive.contains(a.name())) continue;
+      const bool zero_or_less =
+          (a.has_i() && a.i() < 1) ||
+          std::any_of(a.ints().begin(), a.ints().end(), [](std::int64_t v) { return v < 1; });
+      if (zero_or_less)
+        throw InputError(origin + ": node '" + node.name() + "' (" + node.op_type() +
+                         "): attribute " + a.name() + ": every value must be at least 1");
+    }
+  }
+}
+
 // Moves the graph inputs that match a pattern into data-less initializers of their shape.
 void make_inputs_static(onnx::ModelProto& model, const InputShapes& shapes,
                         const std::string& origin) {
@@ -425,6 +448,7 @@ Graph load_graph(const std::filesystem::path& path, const InputShapes& shapes) {
   check_dim_limits(model, shapes, origin);
   set_input_dims(model, shapes, origin);
   make_inputs_static(model, shapes, origin);
+  check_positive_attributes(model.graph(), origin);
   infer_shapes_folding(model, origin);
   return GraphBuilder(origin).build(model.graph());
 }
