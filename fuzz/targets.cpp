@@ -6,6 +6,7 @@
 // memplace's bad input, exit code 2 with the file, line and field; any other exception (it ends in
 // std::terminate), crash, hang, leak or sanitizer report is a finding.
 #include <unistd.h>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -157,23 +158,42 @@ void gnn_file(std::string_view bytes) {
   agents::load_gnn(write_scratch("policy.gnn", bytes));
 }
 
-// A training run's checkpoint: the run folder of a short sa run (the config of
-// fuzz/corpus/checkpoint-run.yaml, whose checkpoint is the seed), whose checkpoint.bin each input
-// replaces before resuming it. The workload is a procedural CNN of 12 layers, built in
-// microseconds without a file: on ResNet-50, loading the workload again for every resume held the
-// target at 35-100 inputs a second.
-constexpr std::string_view kCheckpointRun =
-    "agent: sa\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n";
+// A training run's checkpoint: each input replaces the checkpoint.bin of a short run's folder and
+// resumes it. One run per agent, so that every agent's saved state is fuzzed: the input goes to
+// the run whose agent its config record names ("agent: ppo"), sa's when it names none. Their
+// checkpoints are the seeds (fuzz/corpus/checkpoint, written by fuzz/corpus/regenerate.sh from
+// the same configs). The workload is a procedural CNN of 12 layers, built in microseconds without
+// a file: on ResNet-50, loading the workload again for every resume held the target at 35-100
+// inputs a second.
+constexpr std::array<std::string_view, 8> kCheckpointAgents = {
+    "sa", "ea", "egrl", "ppo", "sac", "mcts", "greedy-dp", "random"};
+
+// The GNNs at their smallest, so that the seeds stay small (kilobytes, not megabytes).
+std::string checkpoint_run_config(std::string_view agent) {
+  const bool gnn = agent == "ea" || agent == "egrl" || agent == "ppo" || agent == "sac";
+  return "agent: " + std::string(agent) +
+         "\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n" +
+         (gnn ? "hyperparameters: {hidden: 2, conv_layers: 1}\n" : "");
+}
 
 void checkpoint(std::string_view bytes) {
-  static const fs::path run = [] {
-    agents::Trainer(agents::TrainConfig::parse_yaml(kCheckpointRun, "checkpoint-run.yaml"),
-                    scratch() / "run")
+  static std::map<std::string_view, fs::path> runs;  // made on first use
+  std::string_view agent = "sa";
+  for (const std::string_view name : kCheckpointAgents) {
+    if (bytes.find("agent: " + std::string(name) + "\n") != std::string_view::npos) {
+      agent = name;
+      break;
+    }
+  }
+  auto [run, fresh] = runs.try_emplace(agent, scratch() / ("run-" + std::string(agent)));
+  if (fresh) {
+    agents::Trainer(agents::TrainConfig::parse_yaml(checkpoint_run_config(agent), "run.yaml"),
+                    run->second)
         .run();
-    return scratch() / "run";
-  }();
-  write_scratch("run/checkpoint.bin", bytes);
-  agents::Trainer::resume(run);
+  }
+  std::ofstream(run->second / "checkpoint.bin", std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  agents::Trainer::resume(run->second);
 }
 
 // Symbolic input dims (the batch of the shipped fixtures) set to 1, as `memplace import

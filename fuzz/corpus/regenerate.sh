@@ -5,9 +5,18 @@ set -euo pipefail
 memplace=${1:-build/default/apps/memplace}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A checkpoint of the run the checkpoint target resumes (fuzz/targets.cpp, kCheckpointRun).
-"$memplace" train --config fuzz/corpus/checkpoint-run.yaml --out "$work/run" -q > /dev/null
-cp "$work/run/checkpoint.bin" fuzz/corpus/checkpoint/sa-procedural-cnn.bin
+# A checkpoint of each run the checkpoint target resumes, one per agent, from the same config
+# (fuzz/targets.cpp, checkpoint_run_config; fuzz/corpus/checkpoint-run.yaml is sa's).
+rm -f fuzz/corpus/checkpoint/*.bin
+for agent in sa ea egrl ppo sac mcts greedy-dp random; do
+  printf 'agent: %s\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n' "$agent" \
+    > "$work/$agent.yaml"
+  case $agent in ea | egrl | ppo | sac)
+    echo 'hyperparameters: {hidden: 2, conv_layers: 1}' >> "$work/$agent.yaml" ;;
+  esac
+  "$memplace" train --config "$work/$agent.yaml" --out "$work/run-$agent" -q > /dev/null
+  cp "$work/run-$agent/checkpoint.bin" "fuzz/corpus/checkpoint/$agent-procedural-cnn.bin"
+done
 # A small GNN policy file.
 "$memplace" transfer --agent ppo --budget 200 --to resnet50 --threads 1 -p hidden=4 \
   -p conv_layers=1 --out "$work/transfer" -q > /dev/null
