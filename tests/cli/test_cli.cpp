@@ -153,6 +153,10 @@ TEST_CASE("bad arguments exit 2") {
   const Run missing = run({"info", "no-such-workload"});
   CHECK(missing.code == cli::kExitBadInput);
   CHECK(missing.err.find("no-such-workload: no such workload file") != std::string::npos);
+  // A name too long for the system to look up is bad input too (found by fuzzing).
+  const Run too_long = run({"info", std::string(300, 'a')});
+  CHECK(too_long.code == cli::kExitBadInput);
+  CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
   // references checks every hardware model and workload before printing anything.
   const Run partly = run({"references", "resnet50", "--hardware", "nnpi,tpu-v9"});
   CHECK(partly.code == cli::kExitBadInput);

@@ -1,5 +1,7 @@
 #include "env/model/inputs/embedded.hpp"
 
+#include <system_error>
+
 #include "base/errors.hpp"
 
 namespace memplace {
@@ -26,12 +28,16 @@ ShippedOrFile locate_shipped_or_file(std::span<const EmbeddedFile> shipped, std:
     return where;
   }
   where.path = std::filesystem::path(name_or_path);
-  if (!std::filesystem::exists(where.path)) {
+  // The error_code overload: a name the system cannot look up (too long, say) is bad input too,
+  // not a filesystem_error (found by fuzzing the table config).
+  std::error_code error;
+  if (!std::filesystem::exists(where.path, error)) {
     std::string list;
     for (const EmbeddedFile& f : shipped)
       list += (list.empty() ? "" : ", ") + std::string(f.name);
-    throw InputError(std::string(name_or_path) + ": no such " + std::string(kind) +
-                     " file, and not a shipped " + std::string(shipped_kind) + " (" +
+    throw InputError(std::string(name_or_path) + ": no such " + std::string(kind) + " file" +
+                     (error ? " (" + error.message() + ")" : std::string()) +
+                     ", and not a shipped " + std::string(shipped_kind) + " (" +
                      (list.empty() ? std::string("none shipped") : list) + ")");
   }
   return where;
