@@ -191,8 +191,7 @@ void checkpoint(std::string_view bytes) {
                     run->second)
         .run();
   }
-  std::ofstream(run->second / "checkpoint.bin", std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  write_scratch("run-" + std::string(agent) + "/checkpoint.bin", bytes);
   agents::Trainer::resume(run->second);
 }
 
