@@ -159,12 +159,9 @@ void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
   const std::size_t n = sim.num_layers(), m_count = sim.num_memories();
 
   // 1. v1, with the log.
-  loads.resize(n * m_count);
-  sim.evaluate_pinned(mapping, out, loads.data());
+  evaluate_pinned_and_start_dma(sim, plan, mapping, out, loads, state);
   v0_fs = out.layer_fs;
-  state.copies.clear();
   if (plan.dma_possible()) {
-    start_dma(sim, plan, mapping, state);
     plan_copies(sim, plan, mapping, loads.data(), 0, state);
     log.assign(state.copies.size() * plan.log_stride, 0);
     rerun_layers(sim, plan, loads.data(), 0, state, v0_fs.data(), out.layer_fs.data(), log.data(),

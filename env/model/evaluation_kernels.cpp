@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "env/model/simulator.hpp"
 
@@ -60,10 +61,12 @@ EvaluationPlan build_evaluation_plan(const Simulator& sim) {
     const std::size_t appear = tensor_id(s, TensorKind::activation);
     p.event_tensor.push_back(static_cast<std::uint32_t>(appear));
     p.event_delta.push_back(sim.tensor_bytes(appear));
+    p.event_row.push_back(static_cast<std::uint32_t>(s));
     for (std::size_t l : dying[s]) {
       const std::size_t tensor = tensor_id(l, TensorKind::activation);
       p.event_tensor.push_back(static_cast<std::uint32_t>(tensor));
       p.event_delta.push_back(-sim.tensor_bytes(tensor));
+      p.event_row.push_back(static_cast<std::uint32_t>(p.layers));
     }
   }
   return p;
@@ -73,8 +76,10 @@ EvaluationPlan build_evaluation_plan(const Simulator& sim) {
 // Scalar kernel
 
 void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out, TimeFs* loads) {
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     const StreamingStart* start) {
   const std::size_t mc = sim.num_memories();
+  TimeFs* const loads = start ? start->loads : nullptr;
   std::array<TimeFs, kMaxMemories> acc{};
   std::array<std::int64_t, kMaxMemories> pinned{};
   TimeFs total = 0;
@@ -93,6 +98,11 @@ void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
     const MemoryIndex m = mapping[plan.event_tensor[e]];
     live[m] += plan.event_delta[e];
     peak[m] = std::max(peak[m], live[m]);
+    if (start) {
+      std::int64_t* row = start->in_use + plan.event_row[e] * kMaxMemories;
+      for (std::size_t k = 0; k < mc; ++k)
+        row[k] = pinned[k] + live[k];
+    }
   }
   out.latency_fs = total;
   for (std::size_t m = 0; m < mc; ++m)
@@ -188,27 +198,47 @@ MEMPLACE_VECTOR_TARGET void latency_pass(const EvaluationPlan& p, const MemoryIn
 }
 
 // Live-bytes sweep: each lane is a memory. Four peak accumulators break the dependency chain of
-// max (events i, i+4, ... update the same one); the maximum of maxima is the same maximum.
-template <typename V, std::size_t M>
+// max (events i, i+4, ... update the same one); the maximum of maxima is the same maximum. With
+// kInUse, each event also stores the bytes in use (pinned + live) to its row of `in_use`.
+template <typename V, std::size_t M, bool kInUse>
 MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryIndex* map,
-                                       std::array<std::int64_t, M>& peak_out) {
+                                       const std::array<std::int64_t, M>& pinned,
+                                       std::array<std::int64_t, M>& peak_out,
+                                       std::int64_t* in_use) {
   constexpr std::size_t kWidth = sizeof(V) / sizeof(std::int64_t);
+  static_assert(kWidth <= kMaxMemories, "a row of in_use holds one vector");
   std::array<V, M> one_hot{};
-  for (std::size_t m = 0; m < M; ++m)
+  V pinned_lanes{};
+  for (std::size_t m = 0; m < M; ++m) {
     one_hot[m][m] = -1;
+    pinned_lanes[m] = pinned[m];
+  }
+  // The plan's arrays in locals: a store to in_use could alias the vectors' own pointers, which
+  // the compiler would then reload after every event.
+  const std::uint32_t* const tensor = p.event_tensor.data();
+  const std::int64_t* const delta = p.event_delta.data();
+  const std::uint32_t* const row = p.event_row.data();
   V live{};
   std::array<V, 4> peak{};
+  auto store = [&](std::size_t e) {
+    if constexpr (kInUse) {
+      const V bytes = pinned_lanes + live;
+      std::memcpy(in_use + row[e] * kMaxMemories, &bytes, sizeof bytes);
+    }
+  };
   const std::size_t events = p.event_tensor.size();
   std::size_t e = 0;
   for (; e + 4 <= events; e += 4) {
     for (std::size_t j = 0; j < 4; ++j) {
-      live += one_hot[map[p.event_tensor[e + j]]] & p.event_delta[e + j];
+      live += one_hot[map[tensor[e + j]]] & delta[e + j];
       peak[j] = peak[j] > live ? peak[j] : live;
+      store(e + j);
     }
   }
   for (; e < events; ++e) {
-    live += one_hot[map[p.event_tensor[e]]] & p.event_delta[e];
+    live += one_hot[map[tensor[e]]] & delta[e];
     peak[0] = peak[0] > live ? peak[0] : live;
+    store(e);
   }
   V best = peak[0];
   for (std::size_t j = 1; j < 4; ++j)
@@ -219,17 +249,16 @@ MEMPLACE_VECTOR_TARGET void sweep_pass(const EvaluationPlan& p, const MemoryInde
 
 template <std::size_t M, MemoryTimeCombine C>
 MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryIndex* map,
-                                          Evaluation& out, TimeFs* loads) {
+                                          Evaluation& out, const StreamingStart* start) {
+  using V = std::conditional_t<M <= 4, V4, V8>;
   std::array<std::int64_t, M> pinned{};
   std::array<std::int64_t, M> peak{};
-  if (loads != nullptr)
-    latency_pass<M, C, true>(p, map, out, pinned, loads);
-  else
-    latency_pass<M, C, false>(p, map, out, pinned, loads);
-  if constexpr (M <= 4) {
-    sweep_pass<V4, M>(p, map, peak);
+  if (start != nullptr) {
+    latency_pass<M, C, true>(p, map, out, pinned, start->loads);
+    sweep_pass<V, M, true>(p, map, pinned, peak, start->in_use);
   } else {
-    sweep_pass<V8, M>(p, map, peak);
+    latency_pass<M, C, false>(p, map, out, pinned, nullptr);
+    sweep_pass<V, M, false>(p, map, pinned, peak, nullptr);
   }
   for (std::size_t m = 0; m < M; ++m)
     out.peak_bytes[m] = pinned[m] + peak[m];
@@ -237,45 +266,46 @@ MEMPLACE_VECTOR_TARGET void vector_kernel(const EvaluationPlan& p, const MemoryI
 
 template <std::size_t M>
 void dispatch_combine(const Simulator& sim, const EvaluationPlan& p, const MemoryIndex* map,
-                      Evaluation& out, TimeFs* loads) {
+                      Evaluation& out, const StreamingStart* start) {
   if (sim.memory_time() == MemoryTimeCombine::max) {
-    vector_kernel<M, MemoryTimeCombine::max>(p, map, out, loads);
+    vector_kernel<M, MemoryTimeCombine::max>(p, map, out, start);
   } else {
-    vector_kernel<M, MemoryTimeCombine::sum>(p, map, out, loads);
+    vector_kernel<M, MemoryTimeCombine::sum>(p, map, out, start);
   }
 }
 
 }  // namespace
 
 bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
-                     std::span<const MemoryIndex> mapping, Evaluation& out, TimeFs* loads) {
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     const StreamingStart* start) {
   static const bool has_avx2 = __builtin_cpu_supports("avx2");
   if (!has_avx2) return false;
   const MemoryIndex* map = mapping.data();
   switch (plan.memories) {
     case 1:
-      dispatch_combine<1>(sim, plan, map, out, loads);
+      dispatch_combine<1>(sim, plan, map, out, start);
       return true;
     case 2:
-      dispatch_combine<2>(sim, plan, map, out, loads);
+      dispatch_combine<2>(sim, plan, map, out, start);
       return true;
     case 3:
-      dispatch_combine<3>(sim, plan, map, out, loads);
+      dispatch_combine<3>(sim, plan, map, out, start);
       return true;
     case 4:
-      dispatch_combine<4>(sim, plan, map, out, loads);
+      dispatch_combine<4>(sim, plan, map, out, start);
       return true;
     case 5:
-      dispatch_combine<5>(sim, plan, map, out, loads);
+      dispatch_combine<5>(sim, plan, map, out, start);
       return true;
     case 6:
-      dispatch_combine<6>(sim, plan, map, out, loads);
+      dispatch_combine<6>(sim, plan, map, out, start);
       return true;
     case 7:
-      dispatch_combine<7>(sim, plan, map, out, loads);
+      dispatch_combine<7>(sim, plan, map, out, start);
       return true;
     case 8:
-      dispatch_combine<8>(sim, plan, map, out, loads);
+      dispatch_combine<8>(sim, plan, map, out, start);
       return true;
     default:
       return false;

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/mapping.hpp"
 #include "env/model/inputs/time.hpp"
 
@@ -46,19 +47,28 @@ struct EvaluationPlan {
   // maximum after every event is exact.
   std::vector<std::uint32_t> event_tensor;  // mapping index of the activation
   std::vector<std::int64_t> event_delta;    // +bytes when it appears, -bytes when it dies
+  std::vector<std::uint32_t> event_row;     // its step when it appears, `layers` when it dies
+};
+
+// What the streaming dynamics starts from, written by a pinned evaluation that asks for it.
+struct StreamingStart {
+  TimeFs* loads = nullptr;  // layers x memories: each layer's transfer time in each memory
+  // (layers + 1) x kMaxMemories: the bytes in each memory at each step, pinned weights and the
+  // activations live once the step's output exists (row `layers` is scratch). The sweep that
+  // finds the peaks has them anyway, so the streaming evaluation need not count them again.
+  std::int64_t* in_use = nullptr;
 };
 
 EvaluationPlan build_evaluation_plan(const Simulator& sim);
 
-// With `loads`, also writes each layer's transfer time in each memory there (layers x memories),
-// for the streaming dynamics, which starts from them.
+// With `start`, also writes what the streaming dynamics starts from there.
 void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
                      std::span<const MemoryIndex> mapping, Evaluation& out,
-                     TimeFs* loads = nullptr);
+                     const StreamingStart* start = nullptr);
 // Returns false (and does nothing) when the CPU lacks AVX2 or the hardware has > 8 memories.
 bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
                      std::span<const MemoryIndex> mapping, Evaluation& out,
-                     TimeFs* loads = nullptr);
+                     const StreamingStart* start = nullptr);
 
 }  // namespace detail
 }  // namespace memplace

@@ -158,12 +158,12 @@ Evaluation Simulator::evaluate(std::span<const MemoryIndex> mapping) const {
 }
 
 void Simulator::evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
-                                TimeFs* loads) const {
+                                const detail::StreamingStart* start) const {
   out.layer_fs.resize(num_layers_);
   out.peak_bytes.resize(num_memories_);
   out.overflow_bytes.resize(num_memories_);
-  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out, loads)) {
-    detail::evaluate_scalar(*this, plan_, mapping, out, loads);
+  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out, start)) {
+    detail::evaluate_scalar(*this, plan_, mapping, out, start);
   }
   out.valid = true;
   for (std::size_t m = 0; m < num_memories_; ++m) {

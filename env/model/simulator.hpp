@@ -83,10 +83,10 @@ class Simulator {
 
   Evaluation evaluate(std::span<const MemoryIndex> mapping) const;
   void evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const;
-  // The pinned evaluation whatever the dynamics (the mapping unchecked); with `loads`, also each
-  // layer's transfer time in each memory (layers x memories), where the streaming one starts.
+  // The pinned evaluation whatever the dynamics (the mapping unchecked); with `start`, also what
+  // the streaming evaluation starts from (evaluation_kernels.hpp).
   void evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
-                       TimeFs* loads = nullptr) const;
+                       const detail::StreamingStart* start = nullptr) const;
 
   // The streaming and addressed dynamics' static DMA plan (empty under the pinned dynamics).
   const detail::StreamingPlan& streaming_plan() const { return streaming_plan_; }

@@ -17,6 +17,15 @@ TimeFs home_within(TimeFs stage_idle, TimeFs stage_fs, TimeFs home_fs) {
   return static_cast<TimeFs>(num / static_cast<u128>(stage_fs));
 }
 
+// The memory a read comes from: its tensor's, or the slowest for the graph's input (selected,
+// not branched on, so that the candidates' listing has no branch).
+std::size_t home_of(const StreamRead& read, std::span<const MemoryIndex> mapping,
+                    std::size_t slowest) {
+  const bool graph_input = read.tensor == StreamRead::kGraphInput;
+  const std::size_t memory = mapping[graph_input ? 0 : read.tensor];
+  return graph_input ? slowest : memory;
+}
+
 }  // namespace
 
 TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
@@ -51,6 +60,7 @@ StreamingPlan build_streaming_plan(const Simulator& sim) {
       if (bytes <= 0 || start + 1 > l) return;  // nothing to read, or no layer to copy in
       StreamRead r;
       r.tensor = tensor;
+      r.reader = static_cast<std::uint32_t>(l);
       r.window_start = static_cast<std::uint32_t>(start);
       r.bytes = bytes;
       for (std::size_t m = 0; m < m_count; ++m)
@@ -82,24 +92,22 @@ StreamingPlan build_streaming_plan(const Simulator& sim) {
 void start_dma(const Simulator& sim, const StreamingPlan& plan,
                std::span<const MemoryIndex> mapping, DmaState& state) {
   const std::size_t n = sim.num_layers(), slots = plan.staging.size();
-  state.used.assign(slots * n, 0);
+  state.used.resize(slots * n);  // every entry is written below
   state.held.assign(n, 0);
   state.copies.clear();
-  // Pinned weight bytes per staging memory: one branch-free pass each (a sum into pinned[m] per
-  // weight would chain every addition through memory).
+  // Pinned weight bytes per staging memory, summed under masks: a branch on the memory would
+  // mispredict half the time on random mappings, and a sum into pinned[memory] per weight would
+  // chain every addition through memory.
   std::array<std::int64_t, kMaxMemories> pinned{};
-  for (std::size_t k = 0; k < slots; ++k) {
-    const auto stage = static_cast<MemoryIndex>(plan.staging[k]);
-    std::int64_t bytes = 0;
-    for (std::size_t l = 0; l < n; ++l) {
-      const std::size_t weight = tensor_id(l, TensorKind::weight);
-      const std::int64_t here = mapping[weight] == stage;  // a mask, not a branch: random
-      bytes += sim.tensor_bytes(weight) & -here;           // mappings would mispredict half
-    }
-    pinned[plan.staging[k]] = bytes;
+  for (std::size_t l = 0; l < n; ++l) {
+    const std::size_t weight = tensor_id(l, TensorKind::weight);
+    const std::int64_t bytes = sim.tensor_bytes(weight);
+    for (std::size_t k = 0; k < slots; ++k)
+      pinned[k] += bytes & -static_cast<std::int64_t>(mapping[weight] == plan.staging[k]);
   }
   // Live activations as changes per step (row `slots` takes the other memories' changes, so the
-  // loop has no branch for random mappings to mispredict), then running sums on the weights.
+  // loop has no branch for random mappings to mispredict), then running sums on the weights, the
+  // memories side by side so that their sums do not wait for each other.
   state.delta.assign((slots + 1) * (n + 1), 0);
   for (std::size_t l = 0; l < n; ++l) {
     const std::size_t act = tensor_id(l, TensorKind::activation);
@@ -107,13 +115,34 @@ void start_dma(const Simulator& sim, const StreamingPlan& plan,
     delta[l] += sim.tensor_bytes(act);
     delta[plan.output_last[l] + 1] -= sim.tensor_bytes(act);
   }
-  for (std::size_t k = 0; k < slots; ++k) {
-    const std::int64_t* delta = &state.delta[k * (n + 1)];
-    std::int64_t* used = &state.used[k * n];
-    std::int64_t live = pinned[plan.staging[k]];
-    for (std::size_t step = 0; step < n; ++step)
-      used[step] = live += delta[step];
+  std::array<std::int64_t, kMaxMemories> live = pinned;
+  for (std::size_t step = 0; step < n; ++step) {
+    for (std::size_t k = 0; k < slots; ++k)
+      state.used[k * n + step] = live[k] += state.delta[k * (n + 1) + step];
   }
+}
+
+void evaluate_pinned_and_start_dma(const Simulator& sim, const StreamingPlan& plan,
+                                   std::span<const MemoryIndex> mapping, Evaluation& out,
+                                   std::vector<TimeFs>& loads, DmaState& state) {
+  state.copies.clear();
+  if (!plan.dma_possible()) {  // v1 is v0
+    sim.evaluate_pinned(mapping, out);
+    return;
+  }
+  const std::size_t n = sim.num_layers(), slots = plan.staging.size();
+  loads.resize(n * sim.num_memories());
+  state.in_use.resize((n + 1) * kMaxMemories);
+  const StreamingStart start{.loads = loads.data(), .in_use = state.in_use.data()};
+  sim.evaluate_pinned(mapping, out, &start);
+  state.used.resize(slots * n);
+  for (std::size_t k = 0; k < slots; ++k) {
+    const std::int64_t* in_use = &state.in_use[plan.staging[k]];
+    std::int64_t* used = &state.used[k * n];
+    for (std::size_t step = 0; step < n; ++step)
+      used[step] = in_use[step * kMaxMemories];
+  }
+  state.held.assign(n, 0);
 }
 
 void plan_copies(const Simulator& sim, const StreamingPlan& plan,
@@ -124,43 +153,61 @@ void plan_copies(const Simulator& sim, const StreamingPlan& plan,
   const bool combine_max = sim.memory_time() == MemoryTimeCombine::max;
   std::int64_t* const used_all = state.used.data();
   std::uint32_t* const held = state.held.data();
-  for (std::size_t l = from; l < n; ++l) {
-    const TimeFs* acc = &loads[l * m_count];
-    TimeFs traffic = 0;
-    for (std::size_t m = 0; m < m_count; ++m)
-      traffic += acc[m];
-    for (std::size_t r = plan.read_offsets[l]; r < plan.read_offsets[l + 1]; ++r) {
+  // The reads whose prefetch could shorten their layer, listed first without a branch: for random
+  // mappings the test is a coin toss, and per layer the loops would be a read or two long.
+  state.candidates.resize(plan.reads.size());
+  std::uint32_t* const candidates = state.candidates.data();
+  std::size_t count = 0;
+  auto list_candidates = [&](auto port_time) {
+    for (std::size_t r = plan.read_offsets[from]; r < plan.reads.size(); ++r) {
       const StreamRead& read = plan.reads[r];
-      const std::size_t home =
-          read.tensor == StreamRead::kGraphInput ? slowest : mapping[read.tensor];
-      if ((combine_max ? acc[home] : traffic) <= sim.compute_fs(l)) continue;
-      std::size_t best_slot = slots, best_issue = l;  // best_issue == l: nowhere to copy
-      for (std::size_t slot = slots; slot-- > 0;) {   // slowest first: it wins ties
-        const std::size_t stage = plan.staging[slot];
-        if (stage >= home) continue;
-        const std::int64_t room = sim.capacity(stage) - read.bytes;
-        const std::int64_t* used = &used_all[slot * n];
-        std::size_t issue = l + 1;
-        while (issue > read.window_start && used[issue - 1] <= room)
-          --issue;
-        if (issue < best_issue) best_slot = slot, best_issue = issue;
-      }
-      if (best_issue >= l) continue;
-      std::int64_t* used = &used_all[best_slot * n];
-      for (std::size_t step = best_issue; step <= l; ++step) {
-        used[step] += read.bytes;
-        ++held[step];
-      }
-      const std::size_t stage = plan.staging[best_slot];
-      state.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
-                                  .issue = static_cast<std::uint32_t>(best_issue),
-                                  .home = static_cast<std::uint8_t>(home),
-                                  .stage = static_cast<std::uint8_t>(stage),
-                                  .bytes = read.bytes,
-                                  .home_fs = read.fs[home],
-                                  .stage_fs = read.fs[stage],
-                                  .done = 0});
+      candidates[count] = static_cast<std::uint32_t>(r);
+      count += port_time(read) > sim.compute_fs(read.reader);
     }
+  };
+  if (combine_max) {  // the read's home port alone
+    list_candidates([&](const StreamRead& read) {
+      return loads[read.reader * m_count + home_of(read, mapping, slowest)];
+    });
+  } else {  // the one shared path
+    list_candidates([&](const StreamRead& read) {
+      TimeFs traffic = 0;
+      for (std::size_t m = 0; m < m_count; ++m)
+        traffic += loads[read.reader * m_count + m];
+      return traffic;
+    });
+  }
+  for (std::size_t c = 0; c < count; ++c) {
+    const StreamRead& read = plan.reads[candidates[c]];
+    const std::size_t l = read.reader;
+    const std::size_t home = home_of(read, mapping, slowest);
+    std::size_t best_slot = slots, best_issue = l;  // best_issue == l: nowhere to copy
+    for (std::size_t slot = slots; slot-- > 0;) {   // slowest first: it wins ties
+      const std::size_t stage = plan.staging[slot];
+      const std::int64_t room = stage < home ? sim.capacity(stage) - read.bytes : -1;
+      const std::int64_t* used = &used_all[slot * n];
+      std::size_t issue = l + 1;
+      while (issue > read.window_start && used[issue - 1] <= room)
+        --issue;
+      const bool better = issue < best_issue;
+      best_slot = better ? slot : best_slot;
+      best_issue = better ? issue : best_issue;
+    }
+    if (best_issue >= l) continue;
+    std::int64_t* used = &used_all[best_slot * n];
+    for (std::size_t step = best_issue; step <= l; ++step) {
+      used[step] += read.bytes;
+      ++held[step];
+    }
+    const std::size_t stage = plan.staging[best_slot];
+    state.copies.push_back(Copy{.reader = static_cast<std::uint32_t>(l),
+                                .issue = static_cast<std::uint32_t>(best_issue),
+                                .home = static_cast<std::uint8_t>(home),
+                                .stage = static_cast<std::uint8_t>(stage),
+                                .bytes = read.bytes,
+                                .home_fs = read.fs[home],
+                                .stage_fs = read.fs[stage],
+                                .done = 0});
   }
 }
 
@@ -283,10 +330,8 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
                         std::span<const MemoryIndex> mapping, Evaluation& out) {
   thread_local std::vector<TimeFs> loads;  // per thread, so a warm evaluation allocates nothing
   thread_local DmaState state;
-  loads.resize(sim.num_layers() * sim.num_memories());
-  sim.evaluate_pinned(mapping, out, loads.data());
+  evaluate_pinned_and_start_dma(sim, plan, mapping, out, loads, state);
   if (!plan.dma_possible()) return;
-  start_dma(sim, plan, mapping, state);
   plan_copies(sim, plan, mapping, loads.data(), 0, state);
   out.latency_fs -= run_layers(sim, plan, loads.data(), 0, state, out.layer_fs.data());
 }

@@ -41,6 +41,7 @@ namespace detail {
 struct StreamRead {
   static constexpr std::uint32_t kGraphInput = UINT32_MAX;  // home: the slowest memory
   std::uint32_t tensor = kGraphInput;                       // the mapping index of its home
+  std::uint32_t reader = 0;                                 // the layer that reads it
   std::uint32_t window_start = 0;                           // first layer a copy may be issued in
   std::int64_t bytes = 0;                                   // the buffer: the bytes read
   std::array<TimeFs, kMaxMemories> fs{};                    // time to read it from each memory
@@ -88,15 +89,23 @@ struct Copy {
 // The DMA's working state for one mapping: the full evaluation keeps one per thread, the
 // incremental evaluator (env/model/incremental_streaming.hpp) one between moves.
 struct DmaState {
-  std::vector<std::int64_t> used;   // staging slot x step: pinned + live + buffers
-  std::vector<std::uint32_t> held;  // per step: buffers held (copies in flight or being read)
-  std::vector<Copy> copies;         // in plan order: by reader, then read
-  std::vector<std::int64_t> delta;  // scratch: live activation bytes as changes per step
+  std::vector<std::int64_t> used;         // staging slot x step: pinned + live + buffers
+  std::vector<std::uint32_t> held;        // per step: buffers held (copies in flight or being read)
+  std::vector<Copy> copies;               // in plan order: by reader, then read
+  std::vector<std::int64_t> delta;        // scratch: live activation bytes as changes per step
+  std::vector<std::int64_t> in_use;       // scratch: the pinned evaluation's bytes in use
+  std::vector<std::uint32_t> candidates;  // scratch: the reads worth planning
 };
 
 // Step 1's bytes in use in each staging memory at each step (no buffers yet); no copies.
 void start_dma(const Simulator& sim, const StreamingPlan& plan,
                std::span<const MemoryIndex> mapping, DmaState& state);
+// Step 1 together with v0's evaluation: `out` gets v0's result, `loads` v0's per-layer,
+// per-memory transfer times (layers x memories), `state` what start_dma gives, the bytes in use
+// taken from the evaluation's own sweep.
+void evaluate_pinned_and_start_dma(const Simulator& sim, const StreamingPlan& plan,
+                                   std::span<const MemoryIndex> mapping, Evaluation& out,
+                                   std::vector<TimeFs>& loads, DmaState& state);
 // Step 2 for the reads of layers `from` onwards: appends their copies and holds their buffers.
 // `loads` are v0's per-layer, per-memory transfer times (layers x memories).
 void plan_copies(const Simulator& sim, const StreamingPlan& plan,
