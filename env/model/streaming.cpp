@@ -252,12 +252,16 @@ std::pair<TimeFs, std::size_t> run(const Simulator& sim, const StreamingPlan& pl
         if (copies[i].issue <= l) log[i * plan.log_stride + (l - copies[i].issue)] = copies[i].done;
       }
     }
-    std::array<TimeFs, kMaxMemories> load{};
-    std::copy_n(&loads[l * m_count], m_count, load.begin());
+    // The layer's time in each memory: v0's, or with its staged reads if they are faster. (A
+    // pointer, not a copy: a copy of a run-time length is a memcpy whose stores the loads below
+    // could not forward from.)
+    const TimeFs* load = &loads[l * m_count];
+    std::array<TimeFs, kMaxMemories> staged;
     TimeFs t = layer_fs[l];
     std::size_t end = first;
     if (first < copy_count && copies[first].reader == l) {
-      std::array<TimeFs, kMaxMemories> staged = load;
+      for (std::size_t m = 0; m < m_count; ++m)
+        staged[m] = load[m];
       for (; end < copy_count && copies[end].reader == l; ++end) {
         const Copy& c = copies[end];
         staged[c.home] -= c.done;
@@ -266,7 +270,7 @@ std::pair<TimeFs, std::size_t> run(const Simulator& sim, const StreamingPlan& pl
       const TimeFs t_staged = sim.layer_time(l, staged.data());
       if (t_staged < t) {
         saved += t - t_staged;
-        t = t_staged, load = staged;
+        t = t_staged, load = staged.data();
         layer_fs[l] = t;
       }
     }
