@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "agents/nn/gemm.hpp"
 #include "apps/commands.hpp"
@@ -23,6 +25,14 @@ void tell_the_other_ranks(ProcessGroup& ranks, bool scales_out, const std::strin
   } catch (const InputError&) {
     // This rank reports its own error.
   }
+}
+
+// A path the system refuses as a name (too long, a file where a folder must be, a loop of links)
+// is bad input wherever it is first used; other file errors (a full disk, a folder made
+// read-only mid-run) are failures.
+bool refused_as_a_name(const std::error_code& code) {
+  return code == std::errc::filename_too_long || code == std::errc::not_a_directory ||
+         code == std::errc::too_many_symbolic_link_levels;
 }
 
 }  // namespace
@@ -95,6 +105,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const std::invalid_argument& e) {
     err << me + ": " + e.what() + "\n";
     return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    if (refused_as_a_name(e.code())) {
+      err << me + ": " + e.path1().string() + ": " + e.code().message() + "\n";
+      return kExitBadInput;
+    }
+    err << me + ": error: " + e.what() + "\n";
+    return kExitFailure;
   } catch (const std::exception& e) {
     err << me + ": error: " + e.what() + "\n";
     return kExitFailure;

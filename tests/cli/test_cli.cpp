@@ -157,6 +157,19 @@ TEST_CASE("bad arguments exit 2") {
   const Run too_long = run({"info", std::string(300, 'a')});
   CHECK(too_long.code == cli::kExitBadInput);
   CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
+  // So is an output folder the system refuses as a name, named with the reason.
+  const std::string long_folder =
+      (std::filesystem::temp_directory_path() / std::string(300, 'o')).string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"table", "--out", long_folder, "--workloads", "resnet18-b1",
+                                 "--agents", "random", "--seeds", "1", "--budget", "10", "-q"},
+        std::vector<std::string>{"train", "--agent", "random", "--workload", "resnet18-b1",
+                                 "--budget", "10", "--out", long_folder, "-q"}}) {
+    const Run refused = run(args);
+    CHECK(refused.code == cli::kExitBadInput);
+    CHECK(refused.err.find("memplace: " + long_folder) == 0);  // the path, maybe with a file in it
+    CHECK(refused.err.find(": File name too long\n") != std::string::npos);
+  }
   // references checks every hardware model and workload before printing anything.
   const Run partly = run({"references", "resnet50", "--hardware", "nnpi,tpu-v9"});
   CHECK(partly.code == cli::kExitBadInput);
