@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "agents/nn/gnn_file.hpp"
 #include "agents/training/train_config.hpp"
@@ -55,14 +56,20 @@ const Simulator& resnet50_on_nnpi() {
   return sim;
 }
 
-// A folder of this process's own, for the loaders that read a path.
+// A folder of this process's own, for the loaders that read a path, removed when the process
+// ends normally (a crash leaves it, beside its finding). scripts/fuzz.sh points TMPDIR at a
+// RAM-backed folder: on a disk the scratch files' writes were most of some targets' time.
 const fs::path& scratch() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("memplace-fuzz-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+  struct Folder {
+    fs::path path = fs::temp_directory_path() / ("memplace-fuzz-" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
 }
 
 fs::path write_scratch(const std::string& name, std::string_view bytes) {
