@@ -36,7 +36,10 @@ for line in "${lines[@]}"; do
   done
   log=$build/findings/$target.log
   echo "fuzzing $target for ${seconds}s (log: $log)"
-  MEMPLACE_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" "$corpus" "$seed_dir" \
+  # No allocation stacks in the reports (malloc_context_size=0): recording one per allocation was
+  # a sixth of the time; replaying a finding's input prints them.
+  MEMPLACE_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1:malloc_context_size=0 \
+    "$fuzzer" "$corpus" "$seed_dir" \
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb="${FUZZ_RSS_LIMIT_MB:-4096}" -max_len=262144 \
     -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1
   code=$?
