@@ -137,7 +137,12 @@ void add_table_command(CLI::App& app, Streams io) {
   cmd->add_option("--out", o->out,
                   "The table folder; a rerun completes its missing runs, and one with more (or "
                   "fewer) agents, workloads or seeds extends it")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& folder) {
+            return folder.empty() ? std::string("an empty folder name") : std::string();
+          },
+          "FOLDER"));
   cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
       ->delimiter(',');
   cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")

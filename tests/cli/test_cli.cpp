@@ -157,6 +157,10 @@ TEST_CASE("bad arguments exit 2") {
   const Run too_long = run({"info", std::string(300, 'a')});
   CHECK(too_long.code == cli::kExitBadInput);
   CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
+  // An empty table folder is refused (it would have written the table into the current folder).
+  const Run empty_out = run({"table", "--out", "", "--workloads", "resnet18-b1", "-q"});
+  CHECK(empty_out.code == cli::kExitBadInput);
+  CHECK(empty_out.err.find("an empty folder name") != std::string::npos);
   // So is an output folder the system refuses as a name, named with the reason.
   const std::string long_folder =
       (std::filesystem::temp_directory_path() / std::string(300, 'o')).string();
