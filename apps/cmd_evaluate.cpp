@@ -5,6 +5,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
 #include "env/allocation/csv.hpp"
@@ -290,7 +291,8 @@ void add_evaluate_command(CLI::App& app, Streams io) {
                 "placements; docs/allocation.md)");
   cmd->add_option("--allocation-csv", options->allocation_csv,
                   "Write each on-chip memory's allocation problem to FOLDER/<memory>.csv, for "
-                  "memplace pack (implies --allocation)");
+                  "memplace pack (implies --allocation)")
+      ->check(kNonEmptyPath);
   cmd->callback([io, options] { run_evaluate(*options, io); });
 }
 

@@ -6,6 +6,7 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/stop_signals.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
@@ -91,7 +92,9 @@ void add_generalize_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   cmd->add_option("--jobs", c.jobs, "Runs at once, one thread each (0: one per core)")
       ->check(CLI::Range(0, 1024));
-  cmd->add_option("--out", o->out, "The folder; a rerun completes it")->capture_default_str();
+  cmd->add_option("--out", o->out, "The folder; a rerun completes it")
+      ->capture_default_str()
+      ->check(kNonEmptyPath);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_generalize(*o, io); });
 }

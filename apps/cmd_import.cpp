@@ -1,6 +1,7 @@
 // memplace import MODEL.onnx -o W.yaml: turn an ONNX model into a workload (docs/workloads.md).
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "workloads/tools/onnx_import.hpp"
 
@@ -62,7 +63,8 @@ void add_import_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<ImportCommandOptions>();
   cmd->add_option("model", o->model, "ONNX file (weights may be stripped: only shapes are read)")
       ->required();
-  cmd->add_option("-o,--output", o->output, "Workload YAML to write (atomically); default: stdout");
+  cmd->add_option("-o,--output", o->output, "Workload YAML to write (atomically); default: stdout")
+      ->check(kNonEmptyPath);
   cmd->add_option("--name", o->import.name, "Workload name (default: the file's stem)");
   cmd->add_option("--fusion", o->fusion,
                   "Fusion preset: standard (EGRL granularity), coarse (fewer, larger layers) or "

@@ -212,7 +212,8 @@ void add_optimum_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   cmd->add_option("-o,--out", o->out,
-                  "The certificate (default runs/optimum/<workload>.<hardware>.<rule>.yaml)");
+                  "The certificate (default runs/optimum/<workload>.<hardware>.<rule>.yaml)")
+      ->check(kNonEmptyPath);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_optimum(*o, io); });

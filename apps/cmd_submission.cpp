@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "apps/commands.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "experiments/submission.hpp"
@@ -89,7 +90,9 @@ void add_submission_command(CLI::App& app, Streams io) {
       "mappings and curves, no checkpoints)");
   pack->add_option("table", o->table, "A finished suite table folder (memplace table --suite)")
       ->required();
-  pack->add_option("--out", o->out, "The submission folder to write (must not exist)")->required();
+  pack->add_option("--out", o->out, "The submission folder to write (must not exist)")
+      ->required()
+      ->check(kNonEmptyPath);
   pack->add_option("--name", o->submission.name, "The submission's name")->required();
   pack->add_option("--authors", o->submission.authors, "Who made it")->required();
   pack->add_option("--code", o->submission.code,

@@ -9,6 +9,7 @@
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/stop_signals.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "experiments/suite_table_report.hpp"
@@ -138,11 +139,7 @@ void add_table_command(CLI::App& app, Streams io) {
                   "The table folder; a rerun completes its missing runs, and one with more (or "
                   "fewer) agents, workloads or seeds extends it")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](const std::string& folder) {
-            return folder.empty() ? std::string("an empty folder name") : std::string();
-          },
-          "FOLDER"));
+      ->check(kNonEmptyPath);
   cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
       ->delimiter(',');
   cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")

@@ -10,6 +10,7 @@
 #include "apps/commands.hpp"
 #include "apps/shared/progress.hpp"
 #include "apps/shared/run_options.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 
@@ -116,10 +117,12 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--init-policy", o->config.init_policy,
                   "Start the agent's GNN from a trained policy.gnn (fine-tuning; egrl, ppo, sac: "
                   "docs/agents.md)");
-  cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)");
+  cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)")
+      ->check(kNonEmptyPath);
   cmd->add_option("--config", o->config_file,
                   "A train config YAML (a run's config.yaml reruns it); options given here win");
-  cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint");
+  cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint")
+      ->check(kNonEmptyPath);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o, cmd] { run_train(*o, *cmd, io); });
 }

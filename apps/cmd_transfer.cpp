@@ -12,6 +12,7 @@
 #include "apps/commands.hpp"
 #include "apps/shared/progress.hpp"
 #include "apps/shared/run_options.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
@@ -166,7 +167,8 @@ void add_transfer_command(CLI::App& app, Streams io) {
                   "the training hardware is always one)")
       ->delimiter(',');
   add_run_options(*cmd, o->config, o->assignments, /*addressed=*/false);
-  cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)");
+  cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)")
+      ->check(kNonEmptyPath);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o] { run_transfer(*o, io); });
 }

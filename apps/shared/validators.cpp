@@ -17,4 +17,8 @@ const CLI::Validator kPositiveSeconds(
     },
     "SECONDS > 0");
 
+const CLI::Validator kNonEmptyPath(
+    [](const std::string& path) { return path.empty() ? std::string("an empty name") : ""; },
+    "PATH");
+
 }  // namespace memplace::cli

@@ -157,10 +157,25 @@ TEST_CASE("bad arguments exit 2") {
   const Run too_long = run({"info", std::string(300, 'a')});
   CHECK(too_long.code == cli::kExitBadInput);
   CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
-  // An empty table folder is refused (it would have written the table into the current folder).
-  const Run empty_out = run({"table", "--out", "", "--workloads", "resnet18-b1", "-q"});
-  CHECK(empty_out.code == cli::kExitBadInput);
-  CHECK(empty_out.err.find("an empty folder name") != std::string::npos);
+  // An empty output name is refused, naming the option: `table --out ""` wrote the table into the
+  // current folder, `train --out ""` fell back to the default folder without a word.
+  for (const auto& [option, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"--out", {"table", "--workloads", "resnet18-b1", "-q", "--out"}},
+           {"--out", {"train", "--agent", "random", "--workload", "resnet18-b1", "--out"}},
+           {"--resume", {"train", "--resume"}},
+           {"--out", {"transfer", "--out"}},
+           {"--out", {"generalize", "--out"}},
+           {"--output", {"import", "model.onnx", "-o"}},
+           {"--out", {"optimum", "resnet18-b1", "-o"}},
+           {"--out", {"pack", "--generate", "10", "-o"}},
+           {"--out", {"submission", "pack", "table", "--out"}},
+           {"--allocation-csv", {"evaluate", "resnet18-b1", "map.yaml", "--allocation-csv"}}}) {
+    std::vector<std::string> with_empty = args;
+    with_empty.emplace_back("");
+    const Run empty = run(with_empty);
+    CHECK_MESSAGE(empty.code == cli::kExitBadInput, args[0]);
+    CHECK_MESSAGE(empty.err.find(option + ": an empty name") != std::string::npos, empty.err);
+  }
   // So is an output folder the system refuses as a name, named with the reason.
   const std::string long_folder =
       (std::filesystem::temp_directory_path() / std::string(300, 'o')).string();
