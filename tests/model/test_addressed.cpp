@@ -36,7 +36,7 @@ Workload chain5() {
 }
 
 // Activations in FAST, weights in SLOW.
-Mapping activations_fast() {
+Mapping chain5_activations_fast() {
   return {1, 0, 1, 0, 1, 0, 1, 0, 1, 0};
 }
 
@@ -68,13 +68,13 @@ TEST_CASE("addressed: the toy chain, every offset and DMA step by hand") {
   // v0: Z max(50, 60 FAST) + 5 = 65; A max(50, 60 + 10) + 5 = 75; B and C max(100, 20) + 5 = 105;
   // D max(100, 400 SLOW for the weight, 20 FAST) + 5 = 405. 755 ns.
   const Simulator pinned(chain5(), toy::hardware());
-  CHECK(pinned.evaluate(activations_fast()).latency_fs == ns(755));
+  CHECK(pinned.evaluate(chain5_activations_fast()).latency_fs == ns(755));
 
   SUBCASE("a copy delayed by fragmentation keeps only the progress it makes from its address") {
     // FAST: 112 bytes, offsets multiples of 16. The best greedy packing (best fit by size; 74
     // bytes high, the least any packing reaches with this alignment) puts Z.out at [0, 60), A.out
     // at [64, 74), B.out at [0, 10), C.out at [16, 26), D.out at [0, 10).
-    const Both b = evaluate_both(chain5(), fast_memory(112, 16), activations_fast());
+    const Both b = evaluate_both(chain5(), fast_memory(112, 16), chain5_activations_fast());
     const std::vector<std::int64_t> offsets = {-1, 0, -1, 64, -1, 0, -1, 16, -1, 0};
     CHECK(b.layout.tensor_offset == offsets);
     // v1: bytes in use 60, 70, 20, 20, 20, so D's 40-byte buffer fits from layer 0. The copy
@@ -100,7 +100,7 @@ TEST_CASE("addressed: the toy chain, every offset and DMA step by hand") {
     // 100 bytes: v1 issues at layer 2 (70 + 40 > 100 at step 1): B and C copy 105 ns each, D
     // reads 190 ns from SLOW: max(100, 190, 41) + 5 = 195. v2 has no 40-byte range at step 2
     // ([80, 100) and [32, 64) only), so the buffer starts at 3 as above.
-    const Both b = evaluate_both(chain5(), fast_memory(100, 16), activations_fast());
+    const Both b = evaluate_both(chain5(), fast_memory(100, 16), chain5_activations_fast());
     CHECK(b.v1.latency_fs == ns(65 + 75 + 105 + 105 + 195));
     REQUIRE(b.layout.copies.size() == 1);
     CHECK(b.layout.copies[0].copy.issue == 2);
@@ -114,7 +114,7 @@ TEST_CASE("addressed: the toy chain, every offset and DMA step by hand") {
     // [64, 74), D.out [0, 10). v1 copies from layer 0 (as in the first case); v2 finds no aligned
     // 40-byte range at any step of the window (every 64-byte half holds a tensor until D), so D
     // reads its weight from SLOW as in v0.
-    const Both b = evaluate_both(chain5(), fast_memory(128, 64), activations_fast());
+    const Both b = evaluate_both(chain5(), fast_memory(128, 64), chain5_activations_fast());
     CHECK(b.v1.latency_fs == ns(65 + 75 + 105 + 105 + 105));
     const std::vector<std::int64_t> offsets = {-1, 0, -1, 64, -1, 0, -1, 64, -1, 0};
     CHECK(b.layout.tensor_offset == offsets);
@@ -126,7 +126,7 @@ TEST_CASE("addressed: the toy chain, every offset and DMA step by hand") {
   }
 
   SUBCASE("room for the buffer at its issue: v2 is v1") {
-    const Both b = evaluate_both(chain5(), fast_memory(1000, 1), activations_fast());
+    const Both b = evaluate_both(chain5(), fast_memory(1000, 1), chain5_activations_fast());
     CHECK(b.layout.copies[0].start == b.layout.copies[0].copy.issue);
     CHECK(b.v2.latency_fs == b.v1.latency_fs);
     CHECK(b.v2.layer_fs == b.v1.layer_fs);
@@ -136,7 +136,7 @@ TEST_CASE("addressed: the toy chain, every offset and DMA step by hand") {
     // 72 bytes, alignment 64: at step 1 Z.out (60) and A.out (10) are live (70 <= 72), but one of
     // them must start at 64: 74 or 124 bytes high. The allocator proves it; the overflow is the
     // best greedy packing's height over the capacity, 74 - 72.
-    const Both b = evaluate_both(chain5(), fast_memory(72, 64), activations_fast());
+    const Both b = evaluate_both(chain5(), fast_memory(72, 64), chain5_activations_fast());
     CHECK(b.v1.valid);
     CHECK_FALSE(b.v2.valid);
     CHECK(b.v2.overflow_bytes[0] == 2);

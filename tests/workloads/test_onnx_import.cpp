@@ -542,6 +542,19 @@ TEST_CASE("onnx import: a zero stride, group or block size is refused, naming th
   }
 }
 
+TEST_CASE("onnx import: a node without an output is refused, naming the node") {
+  // A Conv whose only output name was empty reached the fusion passes, which read a node's first
+  // output (found by fuzzing; fuzz/regressions/onnx_model/conv-without-output.onnx).
+  ModelBuilder m;
+  m.input("x", {1, 4, 8, 8});
+  m.node("Relu", {"x"}, {"y"}, "/act/Relu");
+  conv3x3(m, "x", "w", "", 4, 4, "/lost/Conv");
+  m.output("y");
+  const std::string message = error_of(m.save("no-output.onnx"));
+  CHECK(contains(message, "/lost/Conv"));
+  CHECK(contains(message, "no output"));
+}
+
 TEST_CASE("onnx import: named dims give the shapes, static inputs are read as weights") {
   // A decode step in miniature: x [batch, 1, 4] attends over a cache [batch, kv_length, 4].
   ModelBuilder m;

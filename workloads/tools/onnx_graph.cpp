@@ -220,6 +220,9 @@ class GraphBuilder {
         if (auto s = constant_shape(n)) graph_.tensors[static_cast<std::size_t>(t)].shape = s;
       }
     }
+    // Every ONNX op has a required output; a node without one (found by fuzzing: a Conv whose
+    // output name was empty) would reach the fusion passes, which follow a node's first output.
+    if (node.outputs.empty()) fail_at(node, position, "no output (every op has at least one)");
     return node;
   }
 
