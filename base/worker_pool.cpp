@@ -21,13 +21,15 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // twice that share took, plus kStallSlack — a worker descheduled while it held a chunk: the
 // caller waits until the kernel runs it again, a time slice, milliseconds. (Judged against the
 // caller's share of the same call, so calls of any size compare.) The calls after a stall run on
-// the caller alone: kFirstSolo of them after a lone stall, twice as many as last time after a
-// stall that comes within kRecurring calls on several threads of the last one, up to kMaxSolo.
-// Under load, stalls recur within a time slice and the pool soon spends almost all its time
-// alone; on idle cores (where a virtual machine's host or an interrupt still delays a worker now
-// and then) a lone stall costs kFirstSolo calls on one thread.
+// the caller alone: kFirstSolo of them after a lone stall, kGrowth times as many as last time
+// after a stall that comes within kRecurring calls on several threads of the last one, up to
+// kMaxSolo. Under load, stalls recur within a time slice and the pool soon spends almost all its
+// time alone; on idle cores (where a virtual machine's host or an interrupt still delays a worker
+// now and then) a lone stall costs kFirstSolo calls on one thread. Every stall on the way to
+// kMaxSolo costs a time slice of waiting, so the way is short: from 512 by fours, six stalls
+// (from 64 by twos it took twelve, 3-14 % of a 5 s benchmark under load; docs/performance.md).
 constexpr auto kStallSlack = std::chrono::microseconds(100);
-constexpr std::uint64_t kFirstSolo = 64, kMaxSolo = std::uint64_t{1} << 18;
+constexpr std::uint64_t kFirstSolo = 512, kGrowth = 4, kMaxSolo = std::uint64_t{1} << 18;
 constexpr std::uint64_t kRecurring = 4096;
 
 // A chunk's state in claimed_: open to the threads of call k, or taken by one of them.
@@ -99,7 +101,7 @@ void WorkerPool::note_call(bool stalled) {
   }
   ++stalls_;
   solo_left_ = stalls_ > 1 && calls_since_stall_ <= kRecurring
-                   ? std::min(2 * solo_left_last_, kMaxSolo)
+                   ? std::min(kGrowth * solo_left_last_, kMaxSolo)
                    : kFirstSolo;
   solo_left_last_ = solo_left_;
   calls_since_stall_ = 0;
