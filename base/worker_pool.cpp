@@ -27,7 +27,7 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // time alone; on idle cores (where a virtual machine's host or an interrupt still delays a worker
 // now and then) a lone stall costs kFirstSolo calls on one thread. Every stall on the way to
 // kMaxSolo costs a time slice of waiting, so the way is short: from 512 by fours, six stalls
-// (from 64 by twos it took twelve, 3-14 % of a 5 s benchmark under load; docs/performance.md).
+// (from 64 by twos it took thirteen, 3-14 % of a 5 s benchmark under load; docs/performance.md).
 constexpr auto kStallSlack = std::chrono::microseconds(100);
 constexpr std::uint64_t kFirstSolo = 512, kGrowth = 4, kMaxSolo = std::uint64_t{1} << 18;
 constexpr std::uint64_t kRecurring = 4096;

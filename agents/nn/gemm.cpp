@@ -240,10 +240,11 @@ __attribute__((target("avx512f"))) void transpose_block_avx512(float* to, const 
                                                                std::size_t rows, std::size_t cols) {
   __m512 r[16], t[16];
 #pragma GCC unroll 16
-  for (int i = 0; i < 16; ++i)
+  for (int i = 0; i < 16; ++i) {
     r[i] = _mm512_loadu_ps(from + i * cols);
-    // Pairs of rows interleaved, then pairs of pairs: t[4q + e] holds, in each 128-bit lane L,
-    // element 4L + e of rows 4q..4q+3.
+  }
+  // Pairs of rows interleaved, then pairs of pairs: r[4q + e] holds, in each 128-bit lane L,
+  // element 4L + e of rows 4q..4q+3.
 #pragma GCC unroll 8
   for (int i = 0; i < 16; i += 2) {
     t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
