@@ -5,6 +5,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/yaml_input.hpp"
 #include "env/checker.hpp"
 #include "env/registry.hpp"
@@ -118,7 +119,8 @@ void add_check_command(CLI::App& app, Streams io) {
   cmd->add_option("env", o->id, "Environment id (memplace list shows them)")->capture_default_str();
   cmd->add_option("-o,--option", o->assignments,
                   "An environment option as name=value (repeatable), e.g. -o reward=log-speedup");
-  cmd->add_option("--options", o->options_file, "A YAML file of environment options");
+  cmd->add_option("--options", o->options_file, "A YAML file of environment options")
+      ->check(kNonEmptyPath);
   cmd->add_option("--episodes", o->episodes, "Random-agent episodes to play")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

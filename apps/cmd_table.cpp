@@ -134,7 +134,8 @@ void add_table_command(CLI::App& app, Streams io) {
       "Reproduce the baseline table: every agent x workload x seed at one budget, resumable");
   auto o = std::make_shared<TableCommandOptions>();
   cmd->add_option("config", o->config_file,
-                  "A table config YAML (default: EGRL's comparison; docs/table.md)");
+                  "A table config YAML (default: EGRL's comparison; docs/table.md)")
+      ->check(kNonEmptyPath);
   cmd->add_option("--out", o->out,
                   "The table folder; a rerun completes its missing runs, and one with more (or "
                   "fewer) agents, workloads or seeds extends it")

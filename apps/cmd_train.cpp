@@ -120,7 +120,8 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)")
       ->check(kNonEmptyPath);
   cmd->add_option("--config", o->config_file,
-                  "A train config YAML (a run's config.yaml reruns it); options given here win");
+                  "A train config YAML (a run's config.yaml reruns it); options given here win")
+      ->check(kNonEmptyPath);
   cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint")
       ->check(kNonEmptyPath);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");

@@ -157,8 +157,9 @@ TEST_CASE("bad arguments exit 2") {
   const Run too_long = run({"info", std::string(300, 'a')});
   CHECK(too_long.code == cli::kExitBadInput);
   CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
-  // An empty output name is refused, naming the option: `table --out ""` wrote the table into the
-  // current folder, `train --out ""` fell back to the default folder without a word.
+  // An empty file name is refused, naming the option: `table --out ""` wrote the table into the
+  // current folder, `train --out ""` fell back to the default folder without a word, and
+  // `train --config ""` trained on the defaults.
   for (const auto& [option, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"--out", {"table", "--workloads", "resnet18-b1", "-q", "--out"}},
            {"--out", {"train", "--agent", "random", "--workload", "resnet18-b1", "--out"}},
@@ -169,7 +170,11 @@ TEST_CASE("bad arguments exit 2") {
            {"--out", {"optimum", "resnet18-b1", "-o"}},
            {"--out", {"pack", "--generate", "10", "-o"}},
            {"--out", {"submission", "pack", "table", "--out"}},
-           {"--allocation-csv", {"evaluate", "resnet18-b1", "map.yaml", "--allocation-csv"}}}) {
+           {"--allocation-csv", {"evaluate", "resnet18-b1", "map.yaml", "--allocation-csv"}},
+           // and an empty input name, which meant the default config or none
+           {"--config", {"train", "--config"}},
+           {"config", {"table", "--workloads", "resnet18-b1", "-q"}},
+           {"--options", {"check", "resnet18-b1", "--options"}}}) {
     std::vector<std::string> with_empty = args;
     with_empty.emplace_back("");
     const Run empty = run(with_empty);
