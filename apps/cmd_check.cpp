@@ -120,7 +120,7 @@ void add_check_command(CLI::App& app, Streams io) {
   cmd->add_option("-o,--option", o->assignments,
                   "An environment option as name=value (repeatable), e.g. -o reward=log-speedup");
   cmd->add_option("--options", o->options_file, "A YAML file of environment options")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--episodes", o->episodes, "Random-agent episodes to play")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

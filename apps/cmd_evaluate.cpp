@@ -292,7 +292,7 @@ void add_evaluate_command(CLI::App& app, Streams io) {
   cmd->add_option("--allocation-csv", options->allocation_csv,
                   "Write each on-chip memory's allocation problem to FOLDER/<memory>.csv, for "
                   "memplace pack (implies --allocation)")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->callback([io, options] { run_evaluate(*options, io); });
 }
 

@@ -94,7 +94,7 @@ void add_generalize_command(CLI::App& app, Streams io) {
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--out", o->out, "The folder; a rerun completes it")
       ->capture_default_str()
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_generalize(*o, io); });
 }

@@ -64,7 +64,7 @@ void add_import_command(CLI::App& app, Streams io) {
   cmd->add_option("model", o->model, "ONNX file (weights may be stripped: only shapes are read)")
       ->required();
   cmd->add_option("-o,--output", o->output, "Workload YAML to write (atomically); default: stdout")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--name", o->import.name, "Workload name (default: the file's stem)");
   cmd->add_option("--fusion", o->fusion,
                   "Fusion preset: standard (EGRL granularity), coarse (fewer, larger layers) or "

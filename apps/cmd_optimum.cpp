@@ -213,7 +213,7 @@ void add_optimum_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   cmd->add_option("-o,--out", o->out,
                   "The certificate (default runs/optimum/<workload>.<hardware>.<rule>.yaml)")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");
   cmd->callback([io, o] { run_optimum(*o, io); });

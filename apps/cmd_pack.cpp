@@ -158,7 +158,7 @@ void add_pack_command(CLI::App& app, Streams io) {
   cmd->add_option("-o,--out", o->out,
                   "Write the packing here (CSV with an offset column); with --generate, the "
                   "problem")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_flag("--greedy-only", o->greedy_only,
                 "Only the greedy packings (best fit and first fit over five orders)");
   cmd->add_flag("--check", o->check,

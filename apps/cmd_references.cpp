@@ -10,6 +10,7 @@
 #include "apps/shared/reference_report.hpp"
 #include "apps/shared/suite_report.hpp"
 #include "apps/shared/text_table.hpp"
+#include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/workload.hpp"
@@ -162,6 +163,7 @@ void add_references_command(CLI::App& app, Streams io) {
                                 "file) instead of workloads, each on its hardware model under the "
                                 "suite's cost model (or --dynamics), with the count of hard ones "
                                 "(docs/suite.md)");
+  suite->check(kNonEmptyName);
   cmd->add_option("--split", options->splits, "With --suite: only these splits (dev, test)")
       ->check(CLI::IsMember({"dev", "test"}))
       ->needs(suite);

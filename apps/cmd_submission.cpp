@@ -92,7 +92,7 @@ void add_submission_command(CLI::App& app, Streams io) {
       ->required();
   pack->add_option("--out", o->out, "The submission folder to write (must not exist)")
       ->required()
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   pack->add_option("--name", o->submission.name, "The submission's name")->required();
   pack->add_option("--authors", o->submission.authors, "Who made it")->required();
   pack->add_option("--code", o->submission.code,

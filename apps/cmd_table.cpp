@@ -135,19 +135,20 @@ void add_table_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<TableCommandOptions>();
   cmd->add_option("config", o->config_file,
                   "A table config YAML (default: EGRL's comparison; docs/table.md)")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--out", o->out,
                   "The table folder; a rerun completes its missing runs, and one with more (or "
                   "fewer) agents, workloads or seeds extends it")
       ->capture_default_str()
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
       ->delimiter(',');
   cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")
       ->delimiter(',');
   cmd->add_option("--suite", o->suite,
                   "Run a benchmark suite's instances (a shipped suite, v1, or a suite file) and "
-                  "add the aggregate statistics (docs/table.md#suite-tables)");
+                  "add the aggregate statistics (docs/table.md#suite-tables)")
+      ->check(kNonEmptyName);
   cmd->add_option("--split", o->split, "The suite's split to run: test (the default) or dev")
       ->check(CLI::IsMember({"dev", "test"}));
   cmd->add_option("--seeds", o->seeds, "Override the number of seeds (0 .. N-1)")

@@ -108,7 +108,8 @@ void add_train_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   cmd->add_option("--env", o->config.env,
                   "How mappings are built: single-step, or sequential (tensor by tensor under "
-                  "the sequential env's mask); default: the agent's first (memplace list)");
+                  "the sequential env's mask); default: the agent's first (memplace list)")
+      ->check(kNonEmptyName);
   add_run_options(*cmd, o->config, o->assignments, /*addressed=*/true);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")
@@ -118,12 +119,12 @@ void add_train_command(CLI::App& app, Streams io) {
                   "Start the agent's GNN from a trained policy.gnn (fine-tuning; egrl, ppo, sac: "
                   "docs/agents.md)");
   cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--config", o->config_file,
                   "A train config YAML (a run's config.yaml reruns it); options given here win")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_option("--resume", o->resume, "Continue the run in this folder from its checkpoint")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o, cmd] { run_train(*o, *cmd, io); });
 }

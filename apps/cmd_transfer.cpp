@@ -168,7 +168,7 @@ void add_transfer_command(CLI::App& app, Streams io) {
       ->delimiter(',');
   add_run_options(*cmd, o->config, o->assignments, /*addressed=*/false);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)")
-      ->check(kNonEmptyPath);
+      ->check(kNonEmptyName);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display");
   cmd->callback([io, o] { run_transfer(*o, io); });
 }

@@ -17,8 +17,8 @@ const CLI::Validator kPositiveSeconds(
     },
     "SECONDS > 0");
 
-const CLI::Validator kNonEmptyPath(
-    [](const std::string& path) { return path.empty() ? std::string("an empty name") : ""; },
-    "PATH");
+const CLI::Validator kNonEmptyName(
+    [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; },
+    "NAME");
 
 }  // namespace memplace::cli

@@ -7,8 +7,8 @@ namespace memplace::cli {
 
 // A finite number of seconds > 0 (a time limit).
 extern const CLI::Validator kPositiveSeconds;
-// A file or folder name given explicitly must not be empty: "" would otherwise mean the current
-// folder, or the default file or config, without a word.
-extern const CLI::Validator kNonEmptyPath;
+// A name given explicitly (a file, a folder, a suite, an env) must not be empty: "" would
+// otherwise mean the current folder, or the default, without a word.
+extern const CLI::Validator kNonEmptyName;
 
 }  // namespace memplace::cli

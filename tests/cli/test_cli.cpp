@@ -159,7 +159,7 @@ TEST_CASE("bad arguments exit 2") {
   CHECK(too_long.err.find("no such workload file (File name too long)") != std::string::npos);
   // An empty file name is refused, naming the option: `table --out ""` wrote the table into the
   // current folder, `train --out ""` fell back to the default folder without a word, and
-  // `train --config ""` trained on the defaults.
+  // `train --config ""` trained on the defaults (and `--env ""`, `table --suite ""` the same).
   for (const auto& [option, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"--out", {"table", "--workloads", "resnet18-b1", "-q", "--out"}},
            {"--out", {"train", "--agent", "random", "--workload", "resnet18-b1", "--out"}},
@@ -174,7 +174,10 @@ TEST_CASE("bad arguments exit 2") {
            // and an empty input name, which meant the default config or none
            {"--config", {"train", "--config"}},
            {"config", {"table", "--workloads", "resnet18-b1", "-q"}},
-           {"--options", {"check", "resnet18-b1", "--options"}}}) {
+           {"--options", {"check", "resnet18-b1", "--options"}},
+           {"--suite", {"table", "-q", "--suite"}},
+           {"--suite", {"references", "--suite"}},
+           {"--env", {"train", "--budget", "5", "--env"}}}) {
     std::vector<std::string> with_empty = args;
     with_empty.emplace_back("");
     const Run empty = run(with_empty);
