@@ -19,6 +19,6 @@ const CLI::Validator kPositiveSeconds(
 
 const CLI::Validator kNonEmptyName(
     [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; },
-    "NAME");
+    "");
 
 }  // namespace memplace::cli
