@@ -61,7 +61,7 @@ void run_check(const CheckCommandOptions& o, Streams io) {
                                  env_option_specs(o.id));
   }
   for (const std::string& a : o.assignments)
-    parse_option_assignment(a, options);
+    parse_option_assignment(a, options, "--option");
   const std::unique_ptr<Env> env = make(o.id, options);
   CheckOptions check;
   check.seed = o.seed;

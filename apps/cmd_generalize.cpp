@@ -25,7 +25,7 @@ struct GeneralizeOptions {
 void run_generalize(GeneralizeOptions& o, Streams io) {
   OptionMap given;
   for (const std::string& a : o.env_options)
-    parse_option_assignment(a, given);
+    parse_option_assignment(a, given, "--option");
   o.config.set_env_options(given);
   const StopOnSignals signals;
   const experiments::GeneralizationReport report = experiments::run_generalization(

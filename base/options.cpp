@@ -40,10 +40,10 @@ OptionMap resolve_options(std::string_view what, std::span<const OptionSpec> spe
   return resolved;
 }
 
-void parse_option_assignment(std::string_view text, OptionMap& options) {
+void parse_option_assignment(std::string_view text, OptionMap& options, std::string_view what) {
   const auto eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0) {
-    throw InputError("environment option '" + std::string(text) + "': expected name=value");
+    throw InputError(std::string(what) + " '" + std::string(text) + "': expected name=value");
   }
   options[std::string(text.substr(0, eq))] = std::string(text.substr(eq + 1));
 }

@@ -28,8 +28,9 @@ struct OptionSpec {
 OptionMap resolve_options(std::string_view what, std::span<const OptionSpec> specs,
                           const OptionMap& given);
 
-// Parses "name=value" (command line) into `options`; throws InputError on a missing '='.
-void parse_option_assignment(std::string_view text, OptionMap& options);
+// Parses "name=value" (command line) into `options`; throws InputError naming `what` (the
+// command-line option that gave it, e.g. "--param") on a missing '=' or name.
+void parse_option_assignment(std::string_view text, OptionMap& options, std::string_view what);
 
 // What is wrong with setting option `name` to `value`, if anything (unknown option, value not
 // allowed), as one sentence naming the allowed names or values.

@@ -36,10 +36,10 @@ void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments&
 
 void RunAssignments::apply(agents::TrainConfig& config) const {
   for (const std::string& a : hyperparameters)
-    parse_option_assignment(a, config.hyperparameters);
+    parse_option_assignment(a, config.hyperparameters, "--param");
   OptionMap given;
   for (const std::string& a : env_options)
-    parse_option_assignment(a, given);
+    parse_option_assignment(a, given, "--option");
   config.set_env_options(given);
 }
 

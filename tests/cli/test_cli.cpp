@@ -184,6 +184,13 @@ TEST_CASE("bad arguments exit 2") {
     CHECK_MESSAGE(empty.code == cli::kExitBadInput, args[0]);
     CHECK_MESSAGE(empty.err.find(option + ": an empty name") != std::string::npos, empty.err);
   }
+  // A hyperparameter or env option without a name names the option that gave it.
+  const Run no_name = run({"train", "--budget", "5", "-p", "=3"});
+  CHECK(no_name.code == cli::kExitBadInput);
+  CHECK(no_name.err.find("--param '=3': expected name=value") != std::string::npos);
+  const Run no_equals = run({"train", "--budget", "5", "-o", "invalid"});
+  CHECK(no_equals.code == cli::kExitBadInput);
+  CHECK(no_equals.err.find("--option 'invalid': expected name=value") != std::string::npos);
   // So is an output folder the system refuses as a name, named with the reason.
   const std::string long_folder =
       (std::filesystem::temp_directory_path() / std::string(300, 'o')).string();
