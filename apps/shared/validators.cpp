@@ -18,7 +18,6 @@ const CLI::Validator kPositiveSeconds(
     "SECONDS > 0");
 
 const CLI::Validator kNonEmptyName(
-    [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; },
-    "");
+    [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; }, "");
 
 }  // namespace memplace::cli
