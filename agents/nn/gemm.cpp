@@ -233,9 +233,11 @@ void transpose_scalar(T* to, const T* from, std::size_t rows, std::size_t cols, 
 // A whole 16 x 16 block in registers: 64 shuffles instead of 256 scalar loads and stores, which
 // made the copy 14 % of the policy's forward + backward on resnet50 (its 57 rows are few against
 // the 384 x 128 weights turned for every product). GCC 12's shuffle intrinsics start from an
-// "undefined" register that its own -Wuninitialized flags once inlined: silenced here alone.
+// "undefined" register that its own -W(maybe-)uninitialized flags once inlined (the sanitizer
+// build too): silenced here alone.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f"))) void transpose_block_avx512(float* to, const float* from,
                                                                std::size_t rows, std::size_t cols) {
   __m512 r[16], t[16];
