@@ -58,16 +58,11 @@ void add_generalize_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<GeneralizeOptions>();
   experiments::GeneralizationConfig& c = o->config;
   cmd->add_option("--suite", c.suite, "A shipped suite or a suite file")->capture_default_str();
-  cmd->add_option("--agents", c.agents, "Agents with a GNN policy (comma-separated)")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--chips", c.chips,
-                  "Chips to train on and place (default: every chip with dev and test instances)")
-      ->delimiter(',');
-  cmd->add_option("--procedural", c.procedural,
-                  "Procedural workloads added to each chip's training set (comma-separated)")
-      ->delimiter(',')
-      ->capture_default_str();
+  add_name_list(*cmd, "--agents", c.agents, "Agents with a GNN policy (comma-separated)");
+  add_name_list(*cmd, "--chips", c.chips,
+                "Chips to train on and place (default: every chip with dev and test instances)");
+  add_name_list(*cmd, "--procedural", c.procedural,
+                "Procedural workloads added to each chip's training set (comma-separated)");
   cmd->add_option("--train-budget", c.train_budget, "Evaluations per training segment")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));

@@ -141,10 +141,9 @@ void add_table_command(CLI::App& app, Streams io) {
                   "fewer) agents, workloads or seeds extends it")
       ->capture_default_str()
       ->check(kNonEmptyName);
-  cmd->add_option("--agents", o->agents, "Override the config's agents (comma-separated)")
-      ->delimiter(',');
-  cmd->add_option("--workloads", o->workloads, "Override the config's workloads (comma-separated)")
-      ->delimiter(',');
+  add_name_list(*cmd, "--agents", o->agents, "Override the config's agents (comma-separated)");
+  add_name_list(*cmd, "--workloads", o->workloads,
+                "Override the config's workloads (comma-separated)");
   cmd->add_option("--suite", o->suite,
                   "Run a benchmark suite's instances (a shipped suite, v1, or a suite file) and "
                   "add the aggregate statistics (docs/table.md#suite-tables)")

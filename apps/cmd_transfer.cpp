@@ -158,14 +158,12 @@ void add_transfer_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   cmd->add_option("--train", o->config.model.workload, "The workload to train on")
       ->capture_default_str();
-  cmd->add_option("--to", o->targets,
-                  "Workloads to place zero-shot (comma-separated; default: the other paper "
-                  "workloads of resnet50, resnet101, bert-base)")
-      ->delimiter(',');
-  cmd->add_option("--to-hardware", o->to_hardware,
-                  "Hardware models to place them on too (comma-separated shipped names or files; "
-                  "the training hardware is always one)")
-      ->delimiter(',');
+  add_name_list(*cmd, "--to", o->targets,
+                "Workloads to place zero-shot (comma-separated; default: the other paper "
+                "workloads of resnet50, resnet101, bert-base)");
+  add_name_list(*cmd, "--to-hardware", o->to_hardware,
+                "Hardware models to place them on too (comma-separated shipped names or files; "
+                "the training hardware is always one)");
   add_run_options(*cmd, o->config, o->assignments, /*addressed=*/false);
   cmd->add_option("--out", o->out, "Folder (default runs/transfer-<agent>-<train>-s<seed>)")
       ->check(kNonEmptyName);

@@ -20,4 +20,27 @@ const CLI::Validator kPositiveSeconds(
 const CLI::Validator kNonEmptyName(
     [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; }, "");
 
+CLI::Option* add_name_list(CLI::App& cmd, const std::string& flag, std::vector<std::string>& names,
+                           const std::string& description) {
+  std::string defaults;
+  for (const std::string& name : names)
+    defaults += (defaults.empty() ? "" : ",") + name;
+  auto split = [&names, flag](const std::vector<std::string>& given) {
+    names.clear();
+    for (const std::string& list : given) {
+      for (std::size_t start = 0;;) {
+        const std::size_t comma = list.find(',', start);
+        std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
+        if (name.empty())
+          throw CLI::ValidationError(flag, "'" + list + "': an empty name in the list");
+        names.push_back(std::move(name));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+  };
+  return cmd.add_option_function<std::vector<std::string>>(flag, split, description)
+      ->default_str(defaults);
+}
+
 }  // namespace memplace::cli

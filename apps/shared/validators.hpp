@@ -2,6 +2,8 @@
 // Option checks the commands share, with messages a user can act on (CLI11's own number checks
 // let NaN through and print their range's limits in full).
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace memplace::cli {
 
@@ -10,5 +12,12 @@ extern const CLI::Validator kPositiveSeconds;
 // A name given explicitly (a file, a folder, a suite, an env) must not be empty: "" would
 // otherwise mean the current folder, or the default, without a word.
 extern const CLI::Validator kNonEmptyName;
+
+// A comma-separated list of names ("--agents sa,ea"; the option may also be given again). Every
+// element must be a name: CLI11's own delimiter drops empty ones ("sa,,ea" ran sa and ea) and,
+// given commas alone, took the next argument ("--workloads") for the list. The names start as
+// the list's default, shown in the help.
+CLI::Option* add_name_list(CLI::App& cmd, const std::string& flag, std::vector<std::string>& names,
+                           const std::string& description);
 
 }  // namespace memplace::cli

@@ -184,6 +184,20 @@ TEST_CASE("bad arguments exit 2") {
     CHECK_MESSAGE(empty.code == cli::kExitBadInput, args[0]);
     CHECK_MESSAGE(empty.err.find(option + ": an empty name") != std::string::npos, empty.err);
   }
+  // A list with an empty element is refused too: "sa,,ea" ran sa and ea, and a list of commas
+  // alone took the next argument for the list ("unknown agent '--workloads'").
+  for (const auto& [option, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"--agents", {"table", "-q", "--agents", "sa,,ea", "--workloads", "resnet18-b1"}},
+           {"--workloads", {"table", "-q", "--workloads", ",", "--agents", "sa"}},
+           {"--to", {"transfer", "--to", "resnet50,"}},
+           {"--to-hardware", {"transfer", "--to-hardware", ",nnpi"}},
+           {"--chips", {"generalize", "--chips", ","}},
+           {"--procedural", {"generalize", "--procedural", "a,,b"}}}) {
+    const Run listed = run(args);
+    CHECK_MESSAGE(listed.code == cli::kExitBadInput, args[0]);
+    CHECK_MESSAGE(listed.err.find(option + ": '") != std::string::npos, listed.err);
+    CHECK_MESSAGE(listed.err.find("': an empty name in the list") != std::string::npos, listed.err);
+  }
   // A hyperparameter or env option without a name names the option that gave it.
   const Run no_name = run({"train", "--budget", "5", "-p", "=3"});
   CHECK(no_name.code == cli::kExitBadInput);
