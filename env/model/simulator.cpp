@@ -1,13 +1,17 @@
 #include "env/model/simulator.hpp"
 
-#include "env/model/addressed.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iomanip>
+#include <limits>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "base/errors.hpp"
+#include "env/model/addressed.hpp"
 
 namespace memplace {
 
@@ -36,6 +40,50 @@ std::optional<Dynamics> dynamics_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// Every time is a sum of int64 femtoseconds (inputs/time.hpp). A mapping's latency is at most
+// every layer's overhead and compute plus all its bytes moved through every memory once (streaming
+// copies read one memory and write another; the addressed dynamics move no more); with a margin
+// of 16 for whatever sums a dynamics adds on top, this worst case must fit an int64: about 576 s.
+// Inference is far below (the slowest shipped case, the suite's mobilenet-v3-large-b64 on
+// edge-tpu, takes about a second); what passes it is a size or a bandwidth in the wrong unit.
+void check_time_range(const Workload& workload, const Hardware& hardware) {
+  constexpr long double kMaxSeconds =
+      static_cast<long double>(std::numeric_limits<TimeFs>::max()) / 16 / kFsPerSecond;
+  long double per_byte = 0;  // seconds to move a byte through every memory
+  for (const Memory& mem : hardware.memories)
+    per_byte += 1.0L / mem.bandwidth_bytes_per_s;
+  long double total = 0, slowest = -1;
+  std::size_t slowest_layer = 0;
+  for (std::size_t l = 0; l < workload.size(); ++l) {
+    const Layer& layer = workload.layers()[l];
+    long double bytes = static_cast<long double>(layer.weight_bytes) + layer.weight_traffic_bytes +
+                        layer.output_bytes + layer.external_input_bytes;
+    for (const InputEdge& e : layer.inputs)
+      bytes += static_cast<long double>(e.bytes);
+    const long double seconds =
+        hardware.layer_overhead_s + static_cast<long double>(layer.macs) / hardware.mac_rate() +
+        static_cast<long double>(layer.vector_ops) / hardware.vector_ops_per_s + bytes * per_byte;
+    total += seconds;
+    if (seconds > slowest) slowest = seconds, slowest_layer = l;
+  }
+  if (total <= kMaxSeconds) return;
+  auto seconds_text = [](long double t) {
+    std::ostringstream out;
+    out << std::setprecision(3) << static_cast<double>(t) << " s";
+    return out.str();
+  };
+  throw InputError("workload '" + workload.name() + "' on hardware '" + hardware.name +
+                   "': a mapping could take up to " + seconds_text(total) + " (layer '" +
+                   workload.layers()[slowest_layer].name + "' alone " + seconds_text(slowest) +
+                   "), beyond the " + seconds_text(kMaxSeconds) +
+                   " the simulator's femtosecond clock can count; is a size or a bandwidth "
+                   "in the wrong unit?");
+}
+
+}  // namespace
+
 Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions options)
     : workload_(std::move(workload)),
       hardware_(std::move(hardware)),
@@ -46,6 +94,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
       num_memories_(hardware_.num_memories()),
       scalar_kernel_(options.scalar_kernel) {
   hardware_.validate(hardware_.name);
+  check_time_range(workload_, hardware_);
   const std::size_t n = num_layers_;
   const std::size_t m_count = num_memories_;
   const std::span<const Layer> layers = workload_.layers();

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "env/model/inputs/embedded.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/references.hpp"
@@ -108,6 +109,62 @@ TEST_CASE("the in-memory constructor validates too") {
   CHECK(error_of([&] {
           Workload(WorkloadInfo{"w", "", "", 1}, layers, "code");
         }) == "code: layers[0].macs: must be non-negative");
+}
+
+// Times are int64 femtoseconds and counts are summed in int64: what would pass either range is
+// refused by name (the fuzzer found both overflows: a 2e17-byte weight, a 1 byte/s memory).
+TEST_CASE("counts and times beyond int64's range are refused, naming what passes it") {
+  const std::string two_layers =
+      "name: t\nlayers:\n"
+      "  - {name: A, op: conv, output_bytes: 1, weight_bytes: 2000000000000000000}\n"
+      "  - name: B\n    op: conv\n    output_bytes: 1\n"
+      "    weight_bytes: 1000000000000000000\n";
+  CHECK(error_of([&] { Workload::from_yaml(two_layers, "t.yaml"); }) ==
+        "t.yaml:7: layers[1].weight_bytes: the workload's bytes would sum past 2^62 (4.6e18) with "
+        "this count; is it a typo?");
+  // weight_traffic_bytes, left out, counts weight_bytes a second time
+  CHECK(error_of([&] {
+          Workload::from_yaml(
+              "name: t\nlayers:\n  - {name: A, op: conv, output_bytes: 1,\n"
+              "     weight_bytes: 3000000000000000000}\n",
+              "t.yaml");
+        }) ==
+        "t.yaml:4: layers[0].weight_traffic_bytes (weight_bytes, by default): the "
+        "workload's bytes would sum past 2^62 (4.6e18) with this count; is it a typo?");
+  const std::string edge =
+      "name: t\nlayers:\n"
+      "  - {name: A, op: conv, output_bytes: 1}\n"
+      "  - {name: B, op: conv, output_bytes: 1, inputs: [{layer: A, bytes: "
+      "4611686018427387904}]}\n";
+  CHECK(error_of([&] { Workload::from_yaml(edge, "t.yaml"); }) ==
+        "t.yaml:4: layers[1].inputs[0].bytes: the workload's bytes would sum past 2^62 (4.6e18) "
+        "with this count; is it a typo?");
+  std::vector<Layer> layers(2);
+  layers[0].name = "A";
+  layers[1].name = "B";
+  layers[0].macs = layers[1].macs = 3'000'000'000'000'000'000;
+  CHECK(error_of([&] {
+          Workload(WorkloadInfo{"w", "", "", 1}, layers, "code");
+        }) ==
+        "code: layers[1].macs: the workload's MACs would sum past 2^62 (4.6e18) with this count; "
+        "is it a typo?");
+  layers[1].macs = 1;  // 3e18 MACs alone fit the sums, not the clock
+  CHECK(error_of([&] {
+          Simulator(Workload(WorkloadInfo{"w", "", "", 1}, layers, "code"), load_hardware("nnpi"));
+        }).starts_with("workload 'w' on hardware 'nnpi': a mapping could take up to "));
+
+  // A memory of a byte a second makes the toy chain's 1550 bytes take 26 minutes.
+  Hardware slow = toy::hardware();
+  slow.memories[toy::S].bandwidth_bytes_per_s = 1;
+  const std::string refused = error_of([&] { Simulator(toy::chain(), slow); });
+  CHECK(refused.starts_with("workload 'chain' on hardware 'toy': a mapping could take up to "));
+  CHECK(refused.find("(layer 'A' alone ") != std::string::npos);
+  CHECK(refused.find("beyond the 576 s the simulator's femtosecond clock can count") !=
+        std::string::npos);
+  // Every shipped workload fits every shipped chip.
+  for (const std::string& workload : embedded_names(embedded_workloads()))
+    for (const std::string& chip : embedded_hardware_names())
+      CHECK_NOTHROW(Simulator(load_workload(workload), load_hardware(chip)));
 }
 
 TEST_CASE("hardware files round trip and validate") {

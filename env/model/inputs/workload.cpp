@@ -26,6 +26,56 @@ std::string layer_field(std::size_t i, std::string_view field) {
   return "layers[" + std::to_string(i) + "]." + std::string(field);
 }
 
+// Code sums a workload's counts in int64 (its MACs, its bytes by memory and over time), so each
+// kind's total must stay below 2^62 — which leaves room to add two of them. Far beyond any model
+// (a trillion-parameter one has ~2^41 weight bytes); a count this large is a typo or a fuzzer's.
+constexpr std::int64_t kMaxTotal = std::int64_t{1} << 62;
+
+// The count at which one of a workload's totals (MACs, vector ops, bytes) would pass kMaxTotal.
+struct CountPastTotal {
+  std::size_t layer;
+  std::string key;                   // "weight_bytes", or "bytes" of the input edge below
+  std::optional<std::size_t> input;  // the input edge, for its bytes
+  std::string message;
+};
+
+std::optional<CountPastTotal> first_count_past_total(std::span<const Layer> layers) {
+  std::int64_t macs = 0, vector_ops = 0, bytes = 0;
+  auto past = [](std::int64_t& total, std::int64_t count) {
+    if (count > kMaxTotal - total) return true;
+    total += count;
+    return false;
+  };
+  auto message = [](std::string_view what) {
+    return "the workload's " + std::string(what) +
+           " would sum past 2^62 (4.6e18) with this count; is it a typo?";
+  };
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    if (past(macs, l.macs)) return CountPastTotal{i, "macs", std::nullopt, message("MACs")};
+    if (past(vector_ops, l.vector_ops))
+      return CountPastTotal{i, "vector_ops", std::nullopt, message("vector ops")};
+    for (const auto& [key, count] :
+         {std::pair<std::string_view, std::int64_t>{"weight_bytes", l.weight_bytes},
+          {"weight_traffic_bytes", l.weight_traffic_bytes},
+          {"output_bytes", l.output_bytes},
+          {"external_input_bytes", l.external_input_bytes}}) {
+      if (past(bytes, count))
+        return CountPastTotal{i, std::string(key), std::nullopt, message("bytes")};
+    }
+    for (std::size_t k = 0; k < l.inputs.size(); ++k) {
+      if (past(bytes, l.inputs[k].bytes)) return CountPastTotal{i, "bytes", k, message("bytes")};
+    }
+  }
+  return std::nullopt;
+}
+
+std::string field_of(const CountPastTotal& past) {
+  return past.input
+             ? layer_field(past.layer, "inputs[" + std::to_string(*past.input) + "]." + past.key)
+             : layer_field(past.layer, past.key);
+}
+
 }  // namespace
 
 std::string_view op_name(OpKind op) {
@@ -80,6 +130,7 @@ Workload::Workload(WorkloadInfo info, std::vector<Layer> layers, std::string_vie
       boost::add_edge(e.producer, i, EdgeBytes{e.bytes}, graph_);
     }
   }
+  if (const auto past = first_count_past_total(layers_)) fail(field_of(*past), past->message);
 
   last_use_.resize(layers_.size());
   std::iota(last_use_.begin(), last_use_.end(), std::size_t{0});
@@ -297,6 +348,14 @@ Workload Workload::from_yaml(std::string_view text, std::string_view origin) {
       in.fail(first_out_of_order, first_out_of_order_field, "the graph has a " + cycle);
     in.fail(first_out_of_order, first_out_of_order_field,
             "refers to a later layer; layers must be listed in schedule (topological) order");
+  }
+  if (const auto past = first_count_past_total(layers)) {
+    const YAML::Node layer = layer_nodes[past->layer];
+    const YAML::Node count =
+        past->input ? layer["inputs"][*past->input]["bytes"] : layer[past->key];
+    if (count.IsDefined()) in.fail(count, field_of(*past), past->message);
+    // weight_traffic_bytes left out, counting weight_bytes again
+    in.fail(layer["weight_bytes"], field_of(*past) + " (weight_bytes, by default)", past->message);
   }
   return Workload(std::move(info), std::move(layers), origin);
 }
