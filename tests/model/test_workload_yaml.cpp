@@ -161,6 +161,12 @@ TEST_CASE("counts and times beyond int64's range are refused, naming what passes
   CHECK(refused.find("(layer 'A' alone ") != std::string::npos);
   CHECK(refused.find("beyond the 576 s the simulator's femtosecond clock can count") !=
         std::string::npos);
+  Hardware huge = toy::hardware();
+  huge.memories[toy::S].capacity_bytes = 3'000'000'000'000'000'000;
+  huge.memories[toy::F].capacity_bytes = 2'000'000'000'000'000'000;
+  CHECK(error_of([&] { huge.validate("toy.yaml"); }) ==
+        "toy.yaml: memories[1].capacity_bytes: the memories' capacities would sum past 2^62 "
+        "(4.6e18) with this one; is it a typo?");
   // Every shipped workload fits every shipped chip.
   for (const std::string& workload : embedded_names(embedded_workloads()))
     for (const std::string& chip : embedded_hardware_names())

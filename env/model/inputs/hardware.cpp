@@ -8,6 +8,7 @@
 
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/embedded.hpp"
+#include "env/model/inputs/limits.hpp"
 
 namespace memplace {
 
@@ -46,6 +47,7 @@ void Hardware::validate(std::string_view origin) const {
     fail("memories", "need between 1 and " + std::to_string(kMaxMemories) + " memories");
   }
   std::unordered_set<std::string> names;
+  std::int64_t total_capacity = 0;
   for (std::size_t m = 0; m < memories.size(); ++m) {
     const std::string field = "memories[" + std::to_string(m) + "]";
     const Memory& mem = memories[m];
@@ -53,6 +55,11 @@ void Hardware::validate(std::string_view origin) const {
     if (!names.insert(mem.name).second)
       fail(field + ".name", "duplicate memory '" + mem.name + "'");
     if (mem.capacity_bytes <= 0) fail(field + ".capacity_bytes", "must be positive");
+    if (mem.capacity_bytes > kMaxTotalCount - total_capacity) {
+      fail(field + ".capacity_bytes",
+           "the memories' capacities would sum past 2^62 (4.6e18) with this one; is it a typo?");
+    }
+    total_capacity += mem.capacity_bytes;
     if (mem.alignment_bytes <= 0 || mem.alignment_bytes > mem.capacity_bytes)
       fail(field + ".alignment_bytes", "must be between 1 and the capacity");
     if (!finite_positive(mem.bandwidth_bytes_per_s)) {

@@ -11,6 +11,7 @@
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/embedded.hpp"
+#include "env/model/inputs/limits.hpp"
 #include "env/model/inputs/procedural.hpp"
 
 namespace memplace {
@@ -26,12 +27,8 @@ std::string layer_field(std::size_t i, std::string_view field) {
   return "layers[" + std::to_string(i) + "]." + std::string(field);
 }
 
-// Code sums a workload's counts in int64 (its MACs, its bytes by memory and over time), so each
-// kind's total must stay below 2^62 — which leaves room to add two of them. Far beyond any model
-// (a trillion-parameter one has ~2^41 weight bytes); a count this large is a typo or a fuzzer's.
-constexpr std::int64_t kMaxTotal = std::int64_t{1} << 62;
-
-// The count at which one of a workload's totals (MACs, vector ops, bytes) would pass kMaxTotal.
+// The count at which one of a workload's totals (MACs, vector ops, bytes) would pass
+// kMaxTotalCount (limits.hpp).
 struct CountPastTotal {
   std::size_t layer;
   std::string key;                   // "weight_bytes", or "bytes" of the input edge below
@@ -42,7 +39,7 @@ struct CountPastTotal {
 std::optional<CountPastTotal> first_count_past_total(std::span<const Layer> layers) {
   std::int64_t macs = 0, vector_ops = 0, bytes = 0;
   auto past = [](std::int64_t& total, std::int64_t count) {
-    if (count > kMaxTotal - total) return true;
+    if (count > kMaxTotalCount - total) return true;
     total += count;
     return false;
   };
