@@ -42,8 +42,8 @@ struct AllocationRow {
   std::size_t tensors = 0;
   std::int64_t peak = 0;
   std::int64_t capacity = 0;
-  std::int64_t greedy_height = 0;
-  std::string verdict;  // allocatable, not allocatable, unknown
+  std::optional<std::int64_t> greedy_height;  // none if no greedy packing finished in time
+  std::string verdict;                        // allocatable, not allocatable, unknown
   std::string how;
 };
 
@@ -182,13 +182,15 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
         doc["addresses"]["packed"][hw.memories[m].name] = addresses.packed[m];
     }
     for (const AllocationRow& a : allocations)
-      doc["allocation"].push_back({{"memory", a.memory},
-                                   {"tensors", a.tensors},
-                                   {"peak_bytes", a.peak},
-                                   {"capacity_bytes", a.capacity},
-                                   {"greedy_height_bytes", a.greedy_height},
-                                   {"verdict", a.verdict},
-                                   {"decided_by", a.how}});
+      doc["allocation"].push_back(
+          {{"memory", a.memory},
+           {"tensors", a.tensors},
+           {"peak_bytes", a.peak},
+           {"capacity_bytes", a.capacity},
+           {"greedy_height_bytes",
+            a.greedy_height ? nlohmann::json(*a.greedy_height) : nlohmann::json()},
+           {"verdict", a.verdict},
+           {"decided_by", a.how}});
     if (o.per_layer) {
       for (std::size_t l = 0; l < sim.num_layers(); ++l) {
         doc["layers"].push_back(
@@ -226,7 +228,9 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
         alloc.add_row({a.memory, std::to_string(a.tensors),
                        format_bytes(static_cast<double>(a.peak)),
                        format_bytes(static_cast<double>(a.capacity)),
-                       format_bytes(static_cast<double>(a.greedy_height)), a.verdict, a.how});
+                       a.greedy_height ? format_bytes(static_cast<double>(*a.greedy_height))
+                                       : std::string("-"),
+                       a.verdict, a.how});
       alloc.print(io.out);
     }
     if (o.per_layer) {

@@ -100,8 +100,11 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
   };
   const PackResult r = pack(problem, {o.time_limit, o.max_placements}, o.greedy_only, show);
   if (drawn) io.err << "\n";
-  io.out << "greedy: best height " << r.greedy_height
-         << percent_over(r.greedy_height, problem.capacity) << "\n";
+  if (r.greedy_height)
+    io.out << "greedy: best height " << *r.greedy_height
+           << percent_over(*r.greedy_height, problem.capacity) << "\n";
+  else
+    io.out << "greedy: no packing finished within the time limit\n";
   switch (r.outcome) {
     case SearchOutcome::packed:
       io.out << "packed by " << r.method << " in " << format_fixed(r.seconds, 2) << " s";
@@ -122,7 +125,9 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
       return false;
     case SearchOutcome::limit:
       io.out << "no packing found "
-             << (o.greedy_only ? std::string("by the greedy packings (--greedy-only)")
+             << (!r.greedy_height ? "within the time limit of " + format_fixed(o.time_limit, 1) +
+                                        " s (the greedy packings did not finish)"
+                 : o.greedy_only ? std::string("by the greedy packings (--greedy-only)")
                  : o.max_placements > 0 && r.nodes == o.max_placements
                      ? "within the limit of " + std::to_string(o.max_placements) + " placements"
                      : "within the time limit of " + format_fixed(o.time_limit, 1) + " s (" +

@@ -79,20 +79,26 @@ std::int64_t fit_offset(std::span<const std::pair<std::int64_t, std::int64_t>> t
   return chosen;
 }
 
-std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
-                                         std::span<const int> order, FitRule rule,
-                                         std::int64_t alignment) {
-  return greedy_offsets(buffers, order, rule, alignment, live_neighbours(buffers));
+namespace {
+
+using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
+bool passed(const Deadline& deadline) {
+  return deadline && std::chrono::steady_clock::now() > *deadline;
 }
 
-std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
-                                         std::span<const int> order, FitRule rule,
-                                         std::int64_t alignment,
-                                         const std::vector<std::vector<int>>& neighbours) {
+// greedy_offsets, or none if `deadline` passes first (looked at every 256 buffers).
+std::optional<std::vector<std::int64_t>> offsets_by(std::span<const Buffer> buffers,
+                                                    std::span<const int> order, FitRule rule,
+                                                    std::int64_t alignment,
+                                                    const std::vector<std::vector<int>>& neighbours,
+                                                    const Deadline& deadline) {
   std::vector<std::int64_t> offsets(buffers.size(), 0);
   std::vector<char> placed(buffers.size(), 0);
   std::vector<std::pair<std::int64_t, std::int64_t>> taken;  // [begin, end) of live neighbours
-  for (const int i : order) {
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k % 256 == 255 && passed(deadline)) return std::nullopt;
+    const int i = order[k];
     const Buffer& b = buffers[i];
     taken.clear();
     for (const int j : neighbours[i])
@@ -106,20 +112,35 @@ std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
   return offsets;
 }
 
-GreedyPacking best_greedy_packing(const Problem& problem, std::span<const FitRule> rules) {
+}  // namespace
+
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment) {
+  return greedy_offsets(buffers, order, rule, alignment, live_neighbours(buffers));
+}
+
+std::vector<std::int64_t> greedy_offsets(std::span<const Buffer> buffers,
+                                         std::span<const int> order, FitRule rule,
+                                         std::int64_t alignment,
+                                         const std::vector<std::vector<int>>& neighbours) {
+  return *offsets_by(buffers, order, rule, alignment, neighbours, std::nullopt);
+}
+
+std::optional<GreedyPacking> best_greedy_packing(const Problem& problem,
+                                                 std::span<const FitRule> rules,
+                                                 Deadline deadline) {
   const std::vector<std::vector<int>> neighbours = live_neighbours(problem.buffers);
-  GreedyPacking best;
-  bool have = false;
+  std::optional<GreedyPacking> best;
   for (const BufferOrder order : kBufferOrders) {
     const std::vector<int> positions = buffer_order(problem.buffers, order, neighbours);
     for (const FitRule rule : rules) {
-      std::vector<std::int64_t> offsets =
-          greedy_offsets(problem.buffers, positions, rule, problem.alignment, neighbours);
-      const std::int64_t height = packing_height(problem.buffers, offsets);
-      if (!have || height < best.height) {
-        best = GreedyPacking{std::move(offsets), height, name_of(rule) + " by " + name_of(order)};
-        have = true;
-      }
+      std::optional<std::vector<std::int64_t>> offsets =
+          offsets_by(problem.buffers, positions, rule, problem.alignment, neighbours, deadline);
+      if (!offsets) return best;
+      const std::int64_t height = packing_height(problem.buffers, *offsets);
+      if (!best || height < best->height)
+        best = GreedyPacking{std::move(*offsets), height, name_of(rule) + " by " + name_of(order)};
     }
   }
   return best;

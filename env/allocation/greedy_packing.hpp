@@ -4,7 +4,9 @@
 // and the reference the exact search is measured against (docs/allocation.md).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -57,8 +59,11 @@ struct GreedyPacking {
   std::string method;       // e.g. "best fit by size"
 };
 
-// The lowest packing over `rules` x every order (ties: the first in that order).
-GreedyPacking best_greedy_packing(const Problem& problem,
-                                  std::span<const FitRule> rules = kFitRules);
+// The lowest packing over `rules` x every order (ties: the first in that order) among those
+// finished by `deadline`; none if none did. A packing takes O(buffers x live neighbours): seconds
+// for tens of thousands of buffers with a thousand live at once, so a time limit must count it.
+std::optional<GreedyPacking> best_greedy_packing(
+    const Problem& problem, std::span<const FitRule> rules = kFitRules,
+    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace memplace::allocation

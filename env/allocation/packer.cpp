@@ -101,23 +101,26 @@ PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_
   };
   PackResult result;
   result.peak = peak_live_bytes(problem.buffers);
-  GreedyPacking greedy = best_greedy_packing(problem);
-  result.greedy_height = greedy.height;
+  // Capped at 30 years: a duration in the clock's nanoseconds must not overflow.
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(std::min(limits.seconds, 1e9)));
+  std::optional<GreedyPacking> greedy = best_greedy_packing(problem, kFitRules, deadline);
+  if (greedy) result.greedy_height = greedy->height;
   if (result.peak > problem.capacity) {
     result.outcome = SearchOutcome::infeasible;
     result.method = "peak live bytes";
-  } else if (greedy.height <= problem.capacity) {
+  } else if (greedy && greedy->height <= problem.capacity) {
     result.outcome = SearchOutcome::packed;
-    result.offsets = std::move(greedy.offsets);
-    result.method = greedy.method;
-  } else if (!greedy_only) {
+    result.offsets = std::move(greedy->offsets);
+    result.method = greedy->method;
+  } else if (!greedy_only && elapsed() < limits.seconds) {
     ExactSearchResult exact = portfolio_search(
         problem, {limits.seconds - elapsed(), limits.placements}, progress, result.method);
     result.outcome = exact.outcome;
     result.offsets = std::move(exact.offsets);
     result.nodes = exact.nodes;
   } else {
-    result.method = greedy.method;
+    result.method = greedy ? greedy->method : "greedy packings, cut short by the time limit";
   }
   result.seconds = elapsed();
   return result;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,9 @@ struct PackResult {
   std::vector<std::int64_t> offsets;  // when packed
   std::string method;     // what decided it: "best fit by size", "exact search", "peak live bytes"
   std::int64_t peak = 0;  // peak live bytes: the capacity no packing can go below
-  std::int64_t greedy_height = 0;  // the best greedy packing's height
-  std::uint64_t nodes = 0;         // the exact search's placements (0 if it did not run)
-  double seconds = 0;              // wall time of the whole
+  std::optional<std::int64_t> greedy_height;  // the best greedy packing's; none within the limit
+  std::uint64_t nodes = 0;                    // the exact search's placements (0 if it did not run)
+  double seconds = 0;                         // wall time of the whole
 };
 
 // Packs `problem` (check_problem first) within `limits` (the time limit counts the greedy packings

@@ -45,7 +45,8 @@ bool pack_tensors(const Simulator& sim, std::span<const MemoryIndex> mapping, st
                   std::int64_t& overflow) {
   const allocation::PackResult r = pack_memory(sim, mapping, memory);
   if (r.outcome != allocation::SearchOutcome::packed) {
-    overflow = std::max(overflow, r.greedy_height - sim.capacity(memory));
+    // (the greedy packings finish long before the allocator's hour; the peak is the least)
+    overflow = std::max(overflow, r.greedy_height.value_or(r.peak) - sim.capacity(memory));
     return false;
   }
   std::size_t i = 0;
