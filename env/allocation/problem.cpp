@@ -26,7 +26,29 @@ std::int64_t peak_live_bytes(std::span<const Buffer> buffers) {
   return peak;
 }
 
+std::uint64_t live_pairs(std::span<const Buffer> buffers) {
+  // A buffer meets every one that started before it (in the order of lower ends) and has not
+  // ended by its start; every one that has ended by then started before it.
+  std::vector<std::int64_t> lowers, uppers;
+  for (const Buffer& b : buffers)
+    lowers.push_back(b.lower), uppers.push_back(b.upper);
+  std::sort(lowers.begin(), lowers.end());
+  std::sort(uppers.begin(), uppers.end());
+  std::uint64_t pairs = 0;
+  for (std::size_t rank = 0; rank < lowers.size(); ++rank) {
+    const auto ended =
+        std::upper_bound(uppers.begin(), uppers.end(), lowers[rank]) - uppers.begin();
+    pairs += rank - static_cast<std::size_t>(ended);
+  }
+  return pairs;
+}
+
 std::vector<std::vector<int>> live_neighbours(std::span<const Buffer> buffers) {
+  if (const std::uint64_t pairs = live_pairs(buffers); pairs > kMaxLivePairs) {
+    throw InputError(std::to_string(buffers.size()) + " buffers, " + std::to_string(pairs) +
+                     " pairs of them live together: beyond the " + std::to_string(kMaxLivePairs) +
+                     " pairs the solver lists (8 bytes each); split the problem in time");
+  }
   std::vector<int> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),

@@ -40,6 +40,34 @@ TEST_CASE("peak live bytes: lifetimes are half-open") {
   CHECK(peak_live_bytes(buffers) == 8);  // b and c at step 2; a ends as b starts
 }
 
+TEST_CASE("live pairs: counted as the neighbour lists have them, and refused beyond the limit") {
+  Rng rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<Buffer> buffers;
+    const std::uint64_t n = 1 + rng.uniform(30);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const auto lower = static_cast<std::int64_t>(rng.uniform(21));
+      buffers.push_back(
+          {std::to_string(i), lower, lower + 1 + static_cast<std::int64_t>(rng.uniform(9)), 1});
+    }
+    std::uint64_t listed = 0;
+    for (const std::vector<int>& list : live_neighbours(buffers))
+      listed += list.size();
+    CHECK(live_pairs(buffers) == listed / 2);
+  }
+  // 15,000 buffers live at once: 112,492,500 pairs, refused before any is listed.
+  const std::vector<Buffer> crowd(15'000, Buffer{"b", 0, 1, 1});
+  CHECK(live_pairs(crowd) == 112'492'500);
+  try {
+    live_neighbours(crowd);
+    FAIL("not refused");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "15000 buffers, 112492500 pairs of them live together: beyond the 100000000 pairs the "
+          "solver lists (8 bytes each); split the problem in time");
+  }
+}
+
 TEST_CASE("greedy packing: best fit takes the tightest hole, first fit the lowest") {
   // a at 0, h6 at 2, b at 8, h2 at 10, c at 12; once h6 and h2 end, e (2 bytes, step 3) sees the
   // holes [2, 8) and [10, 12).
