@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <unordered_set>
 
 #include "base/yaml_input.hpp"
@@ -221,10 +223,24 @@ std::string Hardware::to_yaml() const {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
+// A shipped chip is parsed once per process and copied after that: a table or a resumed run loads
+// the same chip again and again, and in the fuzzing build the parse was a third of each resume.
+const Hardware& parsed_once(const EmbeddedFile& shipped, const std::string& origin) {
+  static std::mutex mutex;
+  static std::map<const EmbeddedFile*, Hardware> parsed;  // never erased: references stay valid
+  const std::lock_guard lock(mutex);
+  auto it = parsed.find(&shipped);
+  if (it == parsed.end())
+    it = parsed.emplace(&shipped, Hardware::from_yaml(shipped.text, origin)).first;
+  return it->second;
+}
+}  // namespace
+
 Hardware load_hardware(std::string_view name_or_path) {
   const ShippedOrFile in = locate_shipped_or_file(embedded_hardware(), "workloads/hardware",
                                                   "hardware", "hardware model", name_or_path);
-  return in.shipped ? Hardware::from_yaml(in.shipped->text, in.origin) : Hardware::load(in.path);
+  return in.shipped ? parsed_once(*in.shipped, in.origin) : Hardware::load(in.path);
 }
 
 std::vector<std::string> embedded_hardware_names() {
