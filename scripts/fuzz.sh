@@ -12,6 +12,7 @@ build=$1
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : $# ))
 fuzzer=$build/fuzz/memplace_fuzz
+here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$fuzzer" ] || { echo "no $fuzzer: run make fuzz (a MEMPLACE_FUZZ=ON build)" >&2; exit 2; }
 # The targets' scratch files (loaders that read a path, checkpoints written and synced) go to a
 # RAM-backed folder when there is one: on this project's VM disk the writes were most of a run
@@ -43,7 +44,7 @@ for line in "${lines[@]}"; do
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb="${FUZZ_RSS_LIMIT_MB:-4096}" -max_len=262144 \
     -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1
   code=$?
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(bash "$here/fuzz_executions.sh" "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
   artifacts=$(find "$findings" -maxdepth 1 -type f | wc -l)
   summary+=("$target: ${runs:-0} executions, coverage ${cov:-0} edges, exit $code, $artifacts finding(s)")

@@ -25,7 +25,7 @@ grep -q "^$target:" "$here/../fuzz/seeds.txt" || {
 total=0 n=0 start=$(date +%s)
 for log in "$build/findings/$target".[0-9]*.log; do
   [ -f "$log" ] || continue
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(bash "$here/fuzz_executions.sh" "$log")
   total=$((total + ${runs:-0})) n=$((n + 1))
 done
 [ "$n" -eq 0 ] || echo "$target: resuming after $n segments, $total executions"
@@ -35,7 +35,7 @@ while [ "$total" -lt "$wanted" ]; do
   code=$?
   log=$build/findings/$target.log
   cp "$log" "$build/findings/$target.$n.log"
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(bash "$here/fuzz_executions.sh" "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
   total=$((total + ${runs:-0}))
   echo "$target segment $n: ${runs:-0} executions, coverage ${cov:-0} edges, total $total," \
