@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <span>
+#include <string>
 
 #include "env/model/inputs/embedded.hpp"
 #include "env/model/inputs/hardware.hpp"
@@ -184,6 +186,22 @@ TEST_CASE("hardware files round trip and validate") {
   CHECK(error_of([] {
           load_hardware("no-such-hardware");
         }).starts_with("no-such-hardware: no such hardware file"));
+}
+
+// load_hardware parses a shipped chip once and copies it after (env/model/inputs/hardware.cpp):
+// loads in any order must each give that chip, as a fresh parse of its own file does.
+TEST_CASE("shipped chips load as their own file parses, however often and in any order") {
+  const std::span<const EmbeddedFile> shipped = embedded_hardware();
+  REQUIRE(shipped.size() >= 2);
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t k = 0; k < shipped.size(); ++k) {
+      const EmbeddedFile& file = shipped[round == 0 ? k : shipped.size() - 1 - k];
+      CAPTURE(file.name);
+      const Hardware loaded = load_hardware(file.name);
+      CHECK(loaded == Hardware::from_yaml(file.text, std::string(file.name) + ".yaml"));
+      CHECK(loaded.name == file.name);
+    }
+  }
 }
 
 TEST_CASE("mapping files round trip, with the recorded result") {
