@@ -7,8 +7,9 @@
 # Cores: FUZZ_CORES (e.g. "0 1"; default every core this process may use). The targets go out
 # longest first (remaining executions at each target's recent rate), each to the next core that
 # is free, so that the cores finish together as nearly as they can. Campaigns resume from their
-# segments' logs, so this is the command to rerun after a stop (kill it and its children; never SIGSTOP: see fuzz_campaign.sh). A line per
-# campaign's end; exit 1 if any campaign had a finding (the others run on).
+# segments' logs, so this is the command to rerun after a stop (kill it and its children; never
+# SIGSTOP: see fuzz_campaign.sh). A line per campaign's end; exit 1 if any campaign had a finding
+# (the others run on).
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR EXECUTIONS [SEGMENT_SECONDS]" >&2; exit 2; }
 build=$1 wanted=$2 segment=${3:-300}
