@@ -49,6 +49,17 @@ void portable_gemm(T* c, LeftOperand<T> a, const T* b, std::size_t m, std::size_
 // live in registers. `ldc` and `ldb` are the row lengths of C and B: both n in these products,
 // which is why the row dispatchers pass C's for both.
 
+// m rows cut into the fewest blocks of at most `most` rows, their sizes differing by at most one:
+// 57 rows in tiles of 8 are one block of 8 and seven of 7, not seven of 8 and one of 1, whose
+// tile does one multiply-add per load of B where a full tile does eight. Each element's chain is
+// the same in any cut, so the bits are too.
+struct RowBlocks {
+  std::size_t count, shorter, longer_blocks;
+  RowBlocks(std::size_t m, std::size_t most)
+      : count((m + most - 1) / most), shorter(m / count), longer_blocks(m % count) {}
+  std::size_t rows(std::size_t block) const { return shorter + (block < longer_blocks ? 1 : 0); }
+};
+
 // ---- AVX2 + FMA: a tile of R rows x V vectors of 8 columns, the last vector masked when the
 // tile is narrower (lanes past `width` are neither read nor written).
 template <int R, int V, bool Masked>
@@ -120,8 +131,9 @@ __attribute__((target("avx2,fma"))) void avx2_gemm(float* c, LeftOperand<float> 
   // Column strips outside, so a strip of B (k x 16) stays in L1 while every row block uses it.
   for (std::size_t j = 0; j < n; j += kColumns) {
     const std::size_t width = std::min(kColumns, n - j);
-    for (std::size_t i = 0; i < m; i += kRows) {
-      const std::size_t rows = std::min(kRows, m - i);
+    const RowBlocks blocks(m, kRows);
+    for (std::size_t block = 0, i = 0; block < blocks.count; i += blocks.rows(block++)) {
+      const std::size_t rows = blocks.rows(block);
       float* tile = c + i * n + j;
       const LeftOperand<float> a_rows{a.data + i * a.row_step, a.row_step, a.depth_step};
       if (width == 16)
@@ -206,8 +218,9 @@ __attribute__((target("avx512f"))) void avx512_gemm(float* c, LeftOperand<float>
   constexpr std::size_t kRows = 8, kColumns = 32;
   for (std::size_t j = 0; j < n; j += kColumns) {
     const std::size_t width = std::min(kColumns, n - j);
-    for (std::size_t i = 0; i < m; i += kRows) {
-      const std::size_t rows = std::min(kRows, m - i);
+    const RowBlocks blocks(m, kRows);
+    for (std::size_t block = 0, i = 0; block < blocks.count; i += blocks.rows(block++)) {
+      const std::size_t rows = blocks.rows(block);
       float* tile = c + i * n + j;
       const LeftOperand<float> a_rows{a.data + i * a.row_step, a.row_step, a.depth_step};
       if (width > 16)

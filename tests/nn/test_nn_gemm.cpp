@@ -49,7 +49,7 @@ TEST_CASE("gemm: every kernel gives the definition's bits, whatever the shape") 
     set_gemm_kernel(kernel);
     CAPTURE(gemm_kernel_name(kernel));
     // Rows across the 6- and 8-row tiles, columns across the 8-, 16- and 32-column ones.
-    for (const std::size_t m : {1u, 5u, 6u, 7u, 9u, 17u})
+    for (const std::size_t m : {1u, 5u, 6u, 7u, 9u, 17u, 57u})
       for (const std::size_t k : {0u, 1u, 3u, 40u})
         for (const std::size_t n : {1u, 3u, 8u, 13u, 16u, 24u, 31u, 32u, 33u, 70u}) {
           CAPTURE(m);
