@@ -122,9 +122,11 @@ void add_check_command(CLI::App& app, Streams io) {
   cmd->add_option("--options", o->options_file, "A YAML file of environment options")
       ->check(kNonEmptyName);
   cmd->add_option("--episodes", o->episodes, "Random-agent episodes to play")
-      ->check(CLI::Range(1, 100000))
+      ->transform(whole_number(1, 100000))
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed of the first episode")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the first episode")
+      ->transform(whole_number(0))
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([io, o] { run_check(*o, io); });
 }

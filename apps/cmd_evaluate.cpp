@@ -286,7 +286,7 @@ void add_evaluate_command(CLI::App& app, Streams io) {
       ->check(CLI::IsMember({"pinned", "streaming", "addressed"}));
   cmd->add_option("--lookahead", options->lookahead,
                   "Streaming: the DMA lookahead; default: the file's, else the hardware model's")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
+      ->transform(whole_number(0, std::uint64_t{1} << 20));
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_flag("--layers", options->per_layer, "Also print each layer's memories and time");
   cmd->add_flag("--allocation", options->allocation,

@@ -65,16 +65,16 @@ void add_generalize_command(CLI::App& app, Streams io) {
                 "Procedural workloads added to each chip's training set (comma-separated)");
   cmd->add_option("--train-budget", c.train_budget, "Evaluations per training segment")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->transform(whole_number(1, std::uint64_t{1} << 40));
   cmd->add_option("--rounds", c.rounds, "Passes over the training workloads")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100}));
+      ->transform(whole_number(1, 100));
   cmd->add_option("-k,--k", c.k, "Evaluations of the fine-tuned and scratch runs")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->transform(whole_number(1, std::uint64_t{1} << 40));
   cmd->add_option("--seeds", c.seeds, "Seeds of the fine-tuned and scratch runs (0 .. N-1)")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+      ->transform(whole_number(1, 1000));
   cmd->add_option("-o,--option", o->env_options,
                   "A single-step env option for every run and placement (name=value: invalid, "
                   "reward, memory_time, dynamics, lookahead; docs/agents.md)");
@@ -84,9 +84,9 @@ void add_generalize_command(CLI::App& app, Streams io) {
   cmd->add_option("--pretrain-steps", c.pretrain_steps,
                   "Steps of the reward predictor (32 mappings each)")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+      ->transform(whole_number(1, std::uint64_t{1} << 30));
   cmd->add_option("--jobs", c.jobs, "Runs at once, one thread each (0: one per core)")
-      ->check(CLI::Range(0, 1024));
+      ->transform(whole_number(0, 1024));
   cmd->add_option("--out", o->out, "The folder; a rerun completes it")
       ->capture_default_str()
       ->check(kNonEmptyName);

@@ -1,4 +1,6 @@
 // memplace import MODEL.onnx -o W.yaml: turn an ONNX model into a workload (docs/workloads.md).
+#include <limits>
+
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
@@ -73,7 +75,7 @@ void add_import_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   auto* bytes = cmd->add_option("--element-bytes", o->import.element_bytes,
                                 "Bytes per tensor element (1 = int8, 2 = fp16/bf16, 4 = fp32)")
-                    ->check(CLI::Range(1, 16))
+                    ->transform(whole_number(1, 16))
                     ->capture_default_str();
   cmd->add_option("--element-type", o->element_type,
                   "The element type by name, for its bytes: int8, fp8 (1), fp16, bf16 (2), fp32 "
@@ -86,7 +88,7 @@ void add_import_command(CLI::App& app, Streams io) {
   cmd->add_option("--dynamic-dim", o->import.dynamic_dim,
                   "Value for the symbolic input dimensions no --dim names (0: leave them "
                   "symbolic; a layer that needs one is then an error)")
-      ->check(CLI::NonNegativeNumber)
+      ->transform(whole_number(0, std::numeric_limits<std::int64_t>::max()))
       ->capture_default_str();
   cmd->add_option("--static-input", o->import.static_inputs,
                   "A graph input that is data the model reads, such as a decode step's KV cache "

@@ -209,7 +209,7 @@ void add_optimum_command(CLI::App& app, Streams io) {
       ->capture_default_str();
   cmd->add_option("--threads", o->solver.threads,
                   "CBC threads (deterministic mode); a proven optimum does not depend on them")
-      ->check(CLI::Range(1, 64))
+      ->transform(whole_number(1, 64))
       ->capture_default_str();
   cmd->add_option("-o,--out", o->out,
                   "The certificate (default runs/optimum/<workload>.<hardware>.<rule>.yaml)")

@@ -151,15 +151,16 @@ void add_pack_command(CLI::App& app, Streams io) {
   cmd->add_option("--capacity", o->capacity,
                   "The memory's bytes (default: the peak live bytes, the least any packing needs; "
                   "with --check: no limit; with --generate: 1048576)")
-      ->check(CLI::Range(std::int64_t{0}, kMaxValue));
+      ->transform(whole_number(0, kMaxValue));
   cmd->add_option("--alignment", o->alignment, "Every offset a multiple of this (default 1)")
-      ->check(CLI::Range(std::int64_t{1}, kMaxValue));
+      ->transform(whole_number(1, kMaxValue));
   cmd->add_option("--time-limit", o->time_limit,
                   "Seconds for the whole solve, greedy and exact search (default 60)")
       ->check(kPositiveSeconds);
   cmd->add_option("--max-placements", o->max_placements,
                   "Stop the exact search after this many placements (default: no limit); unlike "
-                  "the time limit, the same on any machine");
+                  "the time limit, the same on any machine")
+      ->transform(whole_number(0));
   cmd->add_option("-o,--out", o->out,
                   "Write the packing here (CSV with an offset column); with --generate, the "
                   "problem")
@@ -173,8 +174,9 @@ void add_pack_command(CLI::App& app, Streams io) {
                   "Write a random zero-slack problem of this many buffers to -o (a packing "
                   "exists at exactly its capacity); at most 40,000, whose 75-97 million pairs "
                   "of buffers live together are near the most the solver lists")
-      ->check(CLI::Range(1, 40'000));
-  cmd->add_option("--seed", o->seed, "The generator's seed (default 1)");
+      ->transform(whole_number(1, 40'000));
+  cmd->add_option("--seed", o->seed, "The generator's seed (default 1)")
+      ->transform(whole_number(0));
   cmd->add_flag("--with-offsets", o->with_offsets,
                 "With --generate: also write the packing the problem was cut from");
   cmd->callback([o, io] {

@@ -151,11 +151,11 @@ void add_table_command(CLI::App& app, Streams io) {
   cmd->add_option("--split", o->split, "The suite's split to run: test (the default) or dev")
       ->check(CLI::IsMember({"dev", "test"}));
   cmd->add_option("--seeds", o->seeds, "Override the number of seeds (0 .. N-1)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000}));
+      ->transform(whole_number(1, 1000));
   cmd->add_option("--budget", o->budget, "Override the evaluations per run")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->transform(whole_number(1, std::uint64_t{1} << 40));
   cmd->add_option("--jobs", o->jobs, "Runs at once, one thread each (0: one per core)")
-      ->check(CLI::Range(0, 1024));
+      ->transform(whole_number(0, 1024));
   cmd->add_option("--env-version", o->env_version,
                   "Override the config's env version: v1 (streaming, the default) or v0 (pinned)")
       ->check(CLI::IsMember({"v0", "v1"}));

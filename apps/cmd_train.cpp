@@ -113,7 +113,7 @@ void add_train_command(CLI::App& app, Streams io) {
   add_run_options(*cmd, o->config, o->assignments, /*addressed=*/true);
   cmd->add_option("--checkpoint-every", o->config.checkpoint_every,
                   "Evaluations between checkpoints")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->transform(whole_number(1, std::uint64_t{1} << 40))
       ->capture_default_str();
   cmd->add_option("--init-policy", o->config.init_policy,
                   "Start the agent's GNN from a trained policy.gnn (fine-tuning; egrl, ppo, sac: "

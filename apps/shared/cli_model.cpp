@@ -24,7 +24,7 @@ void add_model_options(CLI::App& cmd, ModelSpec& model, bool with_dynamics) {
          "--lookahead", [&model](std::int64_t layers) { model.lookahead = layers; },
          "Streaming: how many layers ahead of its reader a copy may be issued; default: the "
          "hardware model's dma.lookahead")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
+      ->transform(whole_number(0, std::uint64_t{1} << 20));
 }
 
 }  // namespace memplace::cli

@@ -1,5 +1,6 @@
 #include "apps/shared/run_options.hpp"
 
+#include "apps/shared/validators.hpp"
 #include "base/options.hpp"
 
 namespace memplace::cli {
@@ -22,11 +23,13 @@ void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments&
       ->check(CLI::IsMember(versions))
       ->default_str(std::string(version_name(config.env_version)));
   cmd.add_option("--budget", config.budget, "Simulator evaluations to spend")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->transform(whole_number(1, std::uint64_t{1} << 40))
       ->capture_default_str();
-  cmd.add_option("--seed", config.seed, "Seed of the run")->capture_default_str();
+  cmd.add_option("--seed", config.seed, "Seed of the run")
+      ->transform(whole_number(0))
+      ->capture_default_str();
   cmd.add_option("--threads", config.threads, "Threads (0: every core); never changes results")
-      ->check(CLI::Range(0, 1024))
+      ->transform(whole_number(0, 1024))
       ->capture_default_str();
   cmd.add_option("-p,--param", assignments.hyperparameters,
                  "An agent hyperparameter as name=value (repeatable; docs/agents.md)");

@@ -1,7 +1,9 @@
 #include "apps/shared/validators.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <string>
+#include <system_error>
 
 namespace memplace::cli {
 
@@ -16,6 +18,22 @@ const CLI::Validator kPositiveSeconds(
       return "must be a positive number of seconds, got '" + text + "'";
     },
     "SECONDS > 0");
+
+CLI::Validator whole_number(std::uint64_t lowest, std::uint64_t highest) {
+  const std::string range = std::to_string(lowest) + " to " + std::to_string(highest);
+  return CLI::Validator(
+      [lowest, highest, range](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || stop != end || error != std::errc() || value < lowest ||
+            value > highest)
+          return "'" + text + "' is not a whole number from " + range;
+        text = std::to_string(value);
+        return "";
+      },
+      "INT in [" + std::to_string(lowest) + " - " + std::to_string(highest) + "]");
+}
 
 const CLI::Validator kNonEmptyName(
     [](const std::string& name) { return name.empty() ? std::string("an empty name") : ""; }, "");

@@ -230,6 +230,41 @@ TEST_CASE("bad arguments exit 2") {
   CHECK(run({"info", "--help"}).out.find("--memory-time") != std::string::npos);
 }
 
+TEST_CASE("a count or a seed is a whole number in decimal, or exit 2 naming the option") {
+  // CLI11 alone read "010" as octal 8 and "0x10" as 16, turned seed -1 into 2^64 - 1 without a
+  // word, and called "1e3" and "abc" out of range.
+  for (const auto& [option, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"--budget", {"train", "--budget"}},
+           {"--seed", {"train", "--budget", "5", "--seed"}},
+           {"--seeds", {"table", "-q", "--seeds"}},
+           {"--jobs", {"generalize", "--jobs"}},
+           {"--seed", {"pack", "--generate", "10", "--seed"}},
+           {"--dynamic-dim", {"import", "model.onnx", "--dynamic-dim"}}})
+    for (const std::string value :
+         {"-1", "0x10", "1e3", "abc", "1.5", "", "99999999999999999999"}) {
+      std::vector<std::string> with_value = args;
+      with_value.push_back(value);
+      const Run refused = run(with_value);
+      CHECK_MESSAGE(refused.code == cli::kExitBadInput, option, " ", value);
+      CHECK_MESSAGE(refused.err.find(option + ": '" + value + "' is not a whole number from ") !=
+                        std::string::npos,
+                    refused.err);
+    }
+  const Run out_of_range = run({"table", "-q", "--seeds", "1001"});
+  CHECK(out_of_range.code == cli::kExitBadInput);
+  CHECK(out_of_range.err.find("--seeds: '1001' is not a whole number from 1 to 1000") !=
+        std::string::npos);
+  // Leading zeros are decimal: ten evaluations.
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / "memplace-budget-010";
+  std::filesystem::remove_all(folder);
+  const Run ten = run({"train", "--agent", "random", "--workload", "resnet18-b1", "--budget", "010",
+                       "--out", folder.string()});
+  CHECK(ten.code == cli::kExitOk);
+  CHECK_MESSAGE(ten.out.find(": 10 evaluations in ") != std::string::npos, ten.out);
+  std::filesystem::remove_all(folder);
+}
+
 TEST_CASE("evaluate scores a mapping and re-checks a recorded result") {
   const std::string chain = kData + "/good/chain.yaml";
   const Run r = run({"evaluate", chain, kData + "/good/chain-mapping.yaml", "--json"});
