@@ -1,10 +1,13 @@
 #include "agents/hyperparameters.hpp"
 
+#include <cassert>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
+#include "base/whole_number.hpp"
 
 namespace memplace::agents {
 
@@ -40,18 +43,14 @@ double Hyperparameters::number(std::string_view name, double min, double max) co
 std::int64_t Hyperparameters::integer(std::string_view name, std::int64_t min,
                                       std::int64_t max) const {
   const std::string& text = lookup(values_, agent_, name);
-  std::int64_t value = 0;
-  std::size_t used = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || value < min || value > max)
+  assert(min >= 0 && min <= max);
+  const std::optional<std::uint64_t> value = parse_whole_number(text);
+  if (!value || *value < static_cast<std::uint64_t>(min) ||
+      *value > static_cast<std::uint64_t>(max))
     throw InputError("agent '" + agent_ + "': hyperparameter " + std::string(name) + "=" + text +
                      ": expected a whole number in " + std::to_string(min) + ".." +
                      std::to_string(max));
-  return value;
+  return static_cast<std::int64_t>(*value);
 }
 
 bool Hyperparameters::flag(std::string_view name) const {

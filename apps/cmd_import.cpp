@@ -5,6 +5,7 @@
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
+#include "base/whole_number.hpp"
 #include "workloads/tools/onnx_import.hpp"
 
 namespace memplace::cli {
@@ -26,16 +27,11 @@ void parse_dims(const std::vector<std::string>& assignments, ImportOptions& opti
     const auto eq = text.find('=');
     const std::string name = text.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
-    std::size_t used = 0;
-    long long n = 0;
-    try {
-      n = std::stoll(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (name.empty() || used == 0 || used != value.size() || n < 1)
+    const std::optional<std::uint64_t> n = parse_whole_number(value);
+    if (name.empty() || !n || *n < 1 ||
+        *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       throw InputError("--dim " + text + ": expected name=value with a whole value of at least 1");
-    options.dims[name] = n;
+    options.dims[name] = static_cast<std::int64_t>(*n);
   }
 }
 

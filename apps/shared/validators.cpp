@@ -1,9 +1,10 @@
 #include "apps/shared/validators.hpp"
 
-#include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
-#include <system_error>
+
+#include "base/whole_number.hpp"
 
 namespace memplace::cli {
 
@@ -23,13 +24,10 @@ CLI::Validator whole_number(std::uint64_t lowest, std::uint64_t highest) {
   const std::string range = std::to_string(lowest) + " to " + std::to_string(highest);
   return CLI::Validator(
       [lowest, highest, range](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (text.empty() || stop != end || error != std::errc() || value < lowest ||
-            value > highest)
+        const std::optional<std::uint64_t> value = parse_whole_number(text);
+        if (!value || *value < lowest || *value > highest)
           return "'" + text + "' is not a whole number from " + range;
-        text = std::to_string(value);
+        text = std::to_string(*value);
         return "";
       },
       "INT in [" + std::to_string(lowest) + " - " + std::to_string(highest) + "]");

@@ -1,8 +1,11 @@
 #include "env/model/model_spec.hpp"
 
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "base/errors.hpp"
+#include "base/whole_number.hpp"
 
 namespace memplace {
 
@@ -12,17 +15,11 @@ namespace {
 constexpr std::string_view kHardwareValue = "hardware";
 
 std::int64_t parse_lookahead(const std::string& value) {
-  std::size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || n < 0 || value.find_first_not_of("0123456789") != std::string::npos)
+  const std::optional<std::uint64_t> n = parse_whole_number(value);
+  if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     throw InputError("option lookahead: expected 'hardware' or a non-negative integer, got '" +
                      value + "'");
-  return n;
+  return static_cast<std::int64_t>(*n);
 }
 
 }  // namespace

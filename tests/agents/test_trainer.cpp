@@ -156,6 +156,18 @@ TEST_CASE("agents: bad configs are refused with the field named") {
   TempDir dir;
   CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "run"),
                        doctest::Contains("hyperparameter t_start=hot"), InputError);
+  // A count is decimal digits alone, as on the command line: "010" is ten.
+  config.agent = "random";
+  for (const char* batch : {"+5", " 5", "0x10", "5.0", "1e2", "-1", "0", "4097"}) {
+    config.hyperparameters = {{"batch", batch}};
+    const std::string expected =
+        std::string("hyperparameter batch=") + batch + ": expected a whole number in 1..4096";
+    CHECK_THROWS_WITH_AS(agents::Trainer(config, dir.path / "run"),
+                         doctest::Contains(expected.c_str()), InputError);
+  }
+  config.hyperparameters = {{"batch", "010"}};
+  CHECK_NOTHROW(agents::Trainer(config, dir.path / "run-010"));
+  config.agent = "sa";
   config.hyperparameters = {{"temperature", "1"}};
   CHECK_THROWS_WITH_AS(config.resolve(), doctest::Contains("temperature"), InputError);
   config.hyperparameters = {};

@@ -1,0 +1,22 @@
+#pragma once
+// Counts as a command line or a name=value option writes them: decimal digits alone.
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <system_error>
+
+namespace memplace {
+
+// The whole number `text` spells in decimal digits alone (leading zeros are decimal: "010" is
+// ten), or nullopt for anything else: a sign, a space, "0x10", "1e3", "", or more than 2^64 - 1.
+// YAML files read numbers YAML's way instead (YamlInput::count).
+inline std::optional<std::uint64_t> parse_whole_number(std::string_view text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || stop != end || error != std::errc()) return std::nullopt;
+  return value;
+}
+
+}  // namespace memplace
