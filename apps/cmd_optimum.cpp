@@ -177,17 +177,6 @@ void run_optimum(const OptimumCommandOptions& o, Streams io) {
   if (!s.mapping) throw std::runtime_error("no valid mapping: " + status_text(s.status));
 }
 
-const CLI::Validator kFraction(
-    [](const std::string& text) -> std::string {
-      try {
-        const double v = std::stod(text);
-        if (v >= 0 && v < 1) return "";
-      } catch (const std::exception&) {
-      }
-      return "must be a fraction in [0, 1), got '" + text + "'";
-    },
-    "[0, 1)");
-
 }  // namespace
 
 void add_optimum_command(CLI::App& app, Streams io) {

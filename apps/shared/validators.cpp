@@ -8,17 +8,36 @@
 
 namespace memplace::cli {
 
+namespace {
+
+// The number the whole of `text` spells, if finite ("0.5abc", "nan" and "inf" are not).
+std::optional<double> finite_number(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 const CLI::Validator kPositiveSeconds(
     [](const std::string& text) -> std::string {
-      try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && v > 0 && std::isfinite(v)) return "";
-      } catch (const std::exception&) {
-      }
+      const std::optional<double> v = finite_number(text);
+      if (v && *v > 0) return "";
       return "must be a positive number of seconds, got '" + text + "'";
     },
     "SECONDS > 0");
+
+const CLI::Validator kFraction(
+    [](const std::string& text) -> std::string {
+      const std::optional<double> v = finite_number(text);
+      if (v && *v >= 0 && *v < 1) return "";
+      return "must be a fraction in [0, 1), got '" + text + "'";
+    },
+    "[0, 1)");
 
 CLI::Validator whole_number(std::uint64_t lowest, std::uint64_t highest) {
   const std::string range = std::to_string(lowest) + " to " + std::to_string(highest);

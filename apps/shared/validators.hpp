@@ -11,6 +11,8 @@ namespace memplace::cli {
 
 // A finite number of seconds > 0 (a time limit).
 extern const CLI::Validator kPositiveSeconds;
+// A fraction in [0, 1) (a relative gap).
+extern const CLI::Validator kFraction;
 // A whole number from `lowest` to `highest`, written in decimal: use with ->transform(), which
 // hands CLI11 the number without its leading zeros. CLI11's own reading takes "010" for octal 8
 // and "0x10" for 16, makes "-1" 2^64 - 1 in an unsigned option, and its range check calls "1e3"

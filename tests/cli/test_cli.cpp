@@ -346,6 +346,9 @@ TEST_CASE("optimum solves, writes a certificate that evaluate replays, and refus
   refused({"optimum", chain, "--time-limit", "-1", "-o", out}, "--time-limit");
   refused({"optimum", chain, "--time-limit", "nan", "-o", out}, "positive number of seconds");
   refused({"optimum", chain, "--gap", "2", "-o", out}, "--gap");
+  // The whole text must be the number: "0.5abc" was let through to CLI11's conversion.
+  refused({"optimum", chain, "--gap", "0.5abc", "-o", out},
+          "--gap: must be a fraction in [0, 1), got '0.5abc'");
   refused({"optimum", chain, "--threads", "0", "-o", out}, "--threads");
   refused({"optimum", chain, "-o", kData + "/good/chain.yaml/x.yaml"}, "cannot write");
   refused({"optimum", chain, "-o", dir.path.string()}, "it is a folder");
