@@ -44,14 +44,7 @@ std::vector<std::string> expand_all(const std::vector<std::string>& given,
 
 // --hardware: one model, several separated by commas, or all (the default model first).
 std::vector<std::string> hardware_list(const std::string& option) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  while (start <= option.size()) {
-    const std::size_t comma = std::min(option.find(',', start), option.size());
-    names.push_back(option.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return expand_all(names, embedded_hardware_names());
+  return expand_all(split_name_list(option, "--hardware"), embedded_hardware_names());
 }
 
 // One table per hardware model, with the notes on where the optimum rows come from.
@@ -111,10 +104,8 @@ void run_references(const ReferencesOptions& o, Streams io) {
   const std::vector<std::string> workloads = expand_all(o.workloads, embedded_workload_names());
   const std::vector<std::string> hardware = hardware_list(o.model.hardware);
   // Every name is checked before anything is printed.
-  for (const std::string& h : hardware) {
-    if (h.empty()) throw InputError("--hardware: an empty name in '" + o.model.hardware + "'");
+  for (const std::string& h : hardware)
     (void)load_hardware(h);
-  }
   for (const std::string& w : workloads)
     (void)load_workload(w);
   if (o.summary) {

@@ -62,20 +62,24 @@ CLI::Option* add_name_list(CLI::App& cmd, const std::string& flag, std::vector<s
     defaults += (defaults.empty() ? "" : ",") + name;
   auto split = [&names, flag](const std::vector<std::string>& given) {
     names.clear();
-    for (const std::string& list : given) {
-      for (std::size_t start = 0;;) {
-        const std::size_t comma = list.find(',', start);
-        std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
-        if (name.empty())
-          throw CLI::ValidationError(flag, "'" + list + "': an empty name in the list");
+    for (const std::string& list : given)
+      for (std::string& name : split_name_list(list, flag))
         names.push_back(std::move(name));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
   };
   return cmd.add_option_function<std::vector<std::string>>(flag, split, description)
       ->default_str(defaults);
+}
+
+std::vector<std::string> split_name_list(const std::string& list, const std::string& flag) {
+  std::vector<std::string> names;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = list.find(',', start);
+    std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (name.empty()) throw CLI::ValidationError(flag, "'" + list + "': an empty name in the list");
+    names.push_back(std::move(name));
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
 }
 
 }  // namespace memplace::cli

@@ -29,5 +29,8 @@ extern const CLI::Validator kNonEmptyName;
 // the list's default, shown in the help.
 CLI::Option* add_name_list(CLI::App& cmd, const std::string& flag, std::vector<std::string>& names,
                            const std::string& description);
+// The names of one such list, in order; an empty one is refused (CLI::ValidationError naming
+// `flag` and the list).
+std::vector<std::string> split_name_list(const std::string& list, const std::string& flag);
 
 }  // namespace memplace::cli

@@ -225,7 +225,7 @@ TEST_CASE("bad arguments exit 2") {
   CHECK(partly.err.find("tpu-v9: no such hardware file") != std::string::npos);
   const Run empty = run({"references", "resnet50", "--hardware", "nnpi,", "--summary"});
   CHECK(empty.code == cli::kExitBadInput);
-  CHECK(empty.err.find("--hardware: an empty name in 'nnpi,'") != std::string::npos);
+  CHECK(empty.err.find("--hardware: 'nnpi,': an empty name in the list") != std::string::npos);
   CHECK(run({"--help"}).code == cli::kExitOk);
   CHECK(run({"info", "--help"}).out.find("--memory-time") != std::string::npos);
 }
