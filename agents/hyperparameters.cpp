@@ -1,6 +1,5 @@
 #include "agents/hyperparameters.hpp"
 
-#include <cassert>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -43,14 +42,12 @@ double Hyperparameters::number(std::string_view name, double min, double max) co
 std::int64_t Hyperparameters::integer(std::string_view name, std::int64_t min,
                                       std::int64_t max) const {
   const std::string& text = lookup(values_, agent_, name);
-  assert(min >= 0 && min <= max);
-  const std::optional<std::uint64_t> value = parse_whole_number(text);
-  if (!value || *value < static_cast<std::uint64_t>(min) ||
-      *value > static_cast<std::uint64_t>(max))
+  const std::optional<std::int64_t> value = parse_count(text);
+  if (!value || *value < min || *value > max)
     throw InputError("agent '" + agent_ + "': hyperparameter " + std::string(name) + "=" + text +
                      ": expected a whole number in " + std::to_string(min) + ".." +
                      std::to_string(max));
-  return static_cast<std::int64_t>(*value);
+  return *value;
 }
 
 bool Hyperparameters::flag(std::string_view name) const {

@@ -27,11 +27,10 @@ void parse_dims(const std::vector<std::string>& assignments, ImportOptions& opti
     const auto eq = text.find('=');
     const std::string name = text.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
-    const std::optional<std::uint64_t> n = parse_whole_number(value);
-    if (name.empty() || !n || *n < 1 ||
-        *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    const std::optional<std::int64_t> n = parse_count(value);
+    if (name.empty() || !n || *n < 1)
       throw InputError("--dim " + text + ": expected name=value with a whole value of at least 1");
-    options.dims[name] = static_cast<std::int64_t>(*n);
+    options.dims[name] = *n;
   }
 }
 

@@ -2,6 +2,7 @@
 // Counts as a command line or a name=value option writes them: decimal digits alone.
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -17,6 +18,14 @@ inline std::optional<std::uint64_t> parse_whole_number(std::string_view text) {
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || stop != end || error != std::errc()) return std::nullopt;
   return value;
+}
+
+// The same, for a count kept in an int64: nullopt past 2^63 - 1 too.
+inline std::optional<std::int64_t> parse_count(std::string_view text) {
+  const std::optional<std::uint64_t> value = parse_whole_number(text);
+  if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return std::nullopt;
+  return static_cast<std::int64_t>(*value);
 }
 
 }  // namespace memplace

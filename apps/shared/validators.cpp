@@ -40,7 +40,8 @@ const CLI::Validator kFraction(
     "[0, 1)");
 
 CLI::Validator whole_number(std::uint64_t lowest, std::uint64_t highest) {
-  const std::string range = std::to_string(lowest) + " to " + std::to_string(highest);
+  const std::string low = std::to_string(lowest), high = std::to_string(highest);
+  const std::string range = low + " to " + high;
   return CLI::Validator(
       [lowest, highest, range](std::string& text) -> std::string {
         const std::optional<std::uint64_t> value = parse_whole_number(text);
@@ -49,7 +50,7 @@ CLI::Validator whole_number(std::uint64_t lowest, std::uint64_t highest) {
         text = std::to_string(*value);
         return "";
       },
-      "INT in [" + std::to_string(lowest) + " - " + std::to_string(highest) + "]");
+      "INT in [" + low + " - " + high + "]");
 }
 
 const CLI::Validator kNonEmptyName(

@@ -1,6 +1,5 @@
 #include "env/model/model_spec.hpp"
 
-#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -15,11 +14,11 @@ namespace {
 constexpr std::string_view kHardwareValue = "hardware";
 
 std::int64_t parse_lookahead(const std::string& value) {
-  const std::optional<std::uint64_t> n = parse_whole_number(value);
-  if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+  const std::optional<std::int64_t> n = parse_count(value);
+  if (!n)
     throw InputError("option lookahead: expected 'hardware' or a non-negative integer, got '" +
                      value + "'");
-  return static_cast<std::int64_t>(*n);
+  return *n;
 }
 
 }  // namespace
