@@ -84,6 +84,7 @@ bench: deps build
 	@PYTHONPATH=build/$(PRESET)/python /usr/bin/python3 bench/python_env_steps.py
 
 format:
+	@bash scripts/install-deps.sh format
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:

@@ -5,6 +5,11 @@
 #   scripts/install-deps.sh test   the above and what the test suite, the benchmarks against
 #                                  PyTorch and the packaging checks need (`make test`)
 #   scripts/install-deps.sh fuzz   the run set and clang with libFuzzer (`make fuzz`)
+#   scripts/install-deps.sh format clang-format (`make format`)
+#   scripts/install-deps.sh fresh-check  debootstrap (scripts/fresh-debian-check.sh)
+# Every program a make target, a test or a tool they start calls must come from the set that
+# target installs: tests/check_dependencies.py checks it (docs/testing.md, "Dependencies"), and
+# scripts/fresh-debian-check.sh runs the README's commands on a machine that has nothing else.
 # scripts/dependency-sizes.sh measures both sets (README, "Install").
 # Runs as root (as the README's commands do); `apt-get update` runs first when anything is missing.
 set -euo pipefail
@@ -16,6 +21,7 @@ run_packages=(
   coinor-libcbc-dev
   openmpi-bin libopenmpi-dev
   python3 python3-dev python3-numpy pybind11-dev
+  file  # `make deb`: CPack's DEB generator needs it for dpkg-shlibdeps
 )
 test_packages=(
   doctest-dev libbenchmark-dev
@@ -23,13 +29,20 @@ test_packages=(
   python3-pip python3-venv python3-setuptools python3-wheel
 )
 fuzz_packages=(clang libfuzzer-14-dev)
+format_packages=(clang-format)
+fresh_check_packages=(debootstrap)
 case "${1:-test}" in
   run) packages=("${run_packages[@]}") ;;
   test) packages=("${run_packages[@]}" "${test_packages[@]}") ;;
   fuzz) packages=("${run_packages[@]}" "${fuzz_packages[@]}") ;;
+  format) packages=("${format_packages[@]}") ;;
+  fresh-check) packages=("${fresh_check_packages[@]}") ;;
   --list-run) printf '%s\n' "${run_packages[@]}"; exit 0 ;;
   --list-test) printf '%s\n' "${test_packages[@]}"; exit 0 ;;
-  *) echo "usage: $0 [run|test|fuzz]" >&2; exit 2 ;;
+  --list-fuzz) printf '%s\n' "${fuzz_packages[@]}"; exit 0 ;;
+  --list-format) printf '%s\n' "${format_packages[@]}"; exit 0 ;;
+  --list-fresh-check) printf '%s\n' "${fresh_check_packages[@]}"; exit 0 ;;
+  *) echo "usage: $0 [run|test|fuzz|format|fresh-check|--list-<set>]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do
