@@ -85,14 +85,15 @@ void run_table(const TableCommandOptions& o, Streams io) {
   const experiments::TableOutcome outcome = runner.run(
       [&](const experiments::TableProgress& p) {
         if (quiet) return;
-        // The ETA is rank 0's: its share is about every rank's.
-        const double eta = p.wall_seconds * (1 - p.work_done) / std::max(1e-9, p.work_done);
+        // The time left is rank 0's: its share is about every rank's.
         io.err << "[" << p.cells_done << "/" << p.cells_total << "] " << p.last_finished << "  (";
         if (p.ranks > 1)
           io.err << "rank 0 of " << p.ranks << ": " << p.share_done << " of its " << p.share_total
                  << " runs, ";
         io.err << format_duration(p.wall_seconds) << " elapsed"
-               << (p.share_done < p.share_total ? ", about " + format_duration(eta) + " left" : "")
+               << (p.share_done < p.share_total
+                       ? ", about " + format_duration(p.seconds_left) + " left"
+                       : "")
                << ")\n";
       },
       [] { return stop_requested(); });

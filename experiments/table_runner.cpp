@@ -19,6 +19,7 @@
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/workload.hpp"
+#include "experiments/remaining_time.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -33,18 +34,6 @@ struct Cell {
   std::string workload;
   std::uint64_t seed = 0;
 };
-
-// A rough relative cost of a run, to start the longest runs first and to share them out over the
-// ranks: the agent's weight (the learners' gradient steps dominate; docs/agents.md measures them)
-// times the workload's tensors plus a fixed part (the v1 table's egrl runs take about
-// 0.18 s x (tensors + 66) on resnet50, resnet101 and bert-base; docs/scale-out.md). Only the
-// order and the shares depend on it, never a result.
-double expected_cost(const std::string& agent, std::size_t tensors) {
-  static const std::map<std::string, double> weights = {
-      {"egrl", 100}, {"sac", 90}, {"ea", 7}, {"ppo", 4}};
-  const auto it = weights.find(agent);
-  return (it == weights.end() ? 1 : it->second) * (static_cast<double>(tensors) + 66);
-}
 
 std::string describe(const CellResult& r) {
   return r.agent + " on " + workload_label(r.workload) + ", seed " + std::to_string(r.seed) + ": " +
@@ -395,7 +384,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   for (const std::string& w : config_.workloads)
     tensors[w] = 2 * load_workload(config_.model_of(w).workload).size();
   auto cost = [&](const Cell& cell) {
-    return expected_cost(config_.agent_of(cell.agent), tensors.at(cell.workload));
+    return expected_run_seconds(config_.agent_of(cell.agent), tensors.at(cell.workload),
+                                config_.budget);
   };
   std::stable_sort(pending.begin(), pending.end(),
                    [&](const Cell& a, const Cell& b) { return cost(a) > cost(b); });
@@ -407,9 +397,15 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   for (std::size_t k = 0; k < pending.size(); ++k)
     if (owners[k] == ranks.rank()) mine.push_back(pending[k]);
 
-  double total_cost = 0, cost_done = 0;
+  const std::size_t jobs = std::min<std::size_t>(
+      config_.jobs > 0 ? static_cast<std::size_t>(config_.jobs) : usable_cores(), mine.size());
+  std::vector<RemainingTime::Run> expected;
   for (const Cell& cell : mine)
-    total_cost += cost(cell);
+    expected.push_back({config_.agent_of(cell.agent), cost(cell)});
+  RemainingTime remaining(std::move(expected), jobs);
+  auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   std::mutex mutex;  // guards results, progress, failure and the counters
   TableProgress state;
   state.cells_total = cells.size();
@@ -430,7 +426,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     return done;
   };
 
-  auto run_cell = [&](const Cell& cell) {
+  auto run_cell = [&](std::size_t k) {
+    const Cell& cell = mine[k];
     const fs::path folder = cell_folder(cell.agent, cell.workload, cell.seed);
     std::optional<agents::Trainer> trainer;
     trainer.emplace(agents::Trainer::resume_or_start(
@@ -450,10 +447,9 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     ++state.share_done;
     state.cells_done = ranks.size() == 1 ? state.cells_done + 1 : count_finished();
     state.last_finished = describe(r);
-    cost_done += cost(cell);
-    state.work_done = cost_done / total_cost;
-    state.wall_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.wall_seconds = seconds_since_start();
+    remaining.finished(k, state.wall_seconds);
+    state.seconds_left = remaining.seconds_left(state.wall_seconds);
     if (progress && ranks.leader()) progress(state);
   };
   auto worker = [&] {
@@ -467,9 +463,10 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       {
         const std::lock_guard lock(mutex);
         ++state.cells_running;
+        remaining.started(k, seconds_since_start());
       }
       try {
-        run_cell(mine[k]);
+        run_cell(k);
       } catch (...) {
         const std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
@@ -480,8 +477,6 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
     }
   };
 
-  const std::size_t jobs = std::min<std::size_t>(
-      config_.jobs > 0 ? static_cast<std::size_t>(config_.jobs) : usable_cores(), mine.size());
   std::vector<std::thread> threads;
   for (std::size_t j = 1; j < jobs; ++j)
     threads.emplace_back(worker);

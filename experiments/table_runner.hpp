@@ -72,9 +72,9 @@ struct TableProgress {
   std::size_t share_total = 0;
   std::size_t share_done = 0;
   double wall_seconds = 0;
-  // Of the runs this call runs: the share of their expected work done (the learners' runs weigh
-  // more; for an ETA).
-  double work_done = 0;
+  // Of the runs this call runs (this rank's share): the seconds until the last one ends, from
+  // each run's expected cost scaled by what the finished runs took (experiments/remaining_time.hpp).
+  double seconds_left = 0;
   std::string last_finished;  // "egrl on bert-base, seed 3: 0.9812x"
 };
 
