@@ -19,7 +19,9 @@ double expected_run_seconds(const std::string& agent, std::size_t tensors, std::
                           : per_tensor.contains(agent)
                               ? per_tensor.at(agent) * (n + 66)
                               : 0.0075 * (n + 66);  // an agent not measured: as ea
-  return at_20000 * static_cast<double>(budget) / 20000.0;
+  // Plus what every run costs besides its evaluations: making the env, writing the run folder.
+  constexpr double kPerRun = 0.1;
+  return kPerRun + at_20000 * static_cast<double>(budget) / 20000.0;
 }
 
 RemainingTime::RemainingTime(std::vector<Run> runs, std::size_t workers)

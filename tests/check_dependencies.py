@@ -37,6 +37,7 @@ FILE_SETS = [
     ("scripts/generated-tables.sh", "test"),  # tests/cli/generated_tables.sh
     ("scripts/slurm-table.sbatch", "test"),  # tests/cli/slurm_script.sh runs it outside Slurm
     ("scripts/pack-figures.sh", "run"),
+    ("scripts/table-estimate-check.py", "run"),
     ("scripts/try-slurm.sh", None),  # installs Slurm and munge itself; documented there
     ("tests/*", "test"),
     ("bench/*.py", "test"),  # `make bench` installs the test set
