@@ -73,7 +73,7 @@ void run_info(const InfoOptions& o, Streams io) {
         {r.name, format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 4)});
   }
   table.print(io.out);
-  io.out << "\n" << optimum_note(sim, headroom.certificate) << "\n";
+  io.out << "\n" << optimum_note(sim, headroom.certificate, model) << "\n";
 }
 
 }  // namespace

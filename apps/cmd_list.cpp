@@ -32,7 +32,7 @@ void add_once(std::vector<std::string>& to, const std::string& value) {
 struct EnvFilter {
   std::string kind, version, hardware;
   bool any() const { return !kind.empty() || !version.empty() || !hardware.empty(); }
-  // An id without "@<hardware>" runs on the default hardware unless its options say otherwise.
+  // A generic id runs on the default hardware unless its options say otherwise.
   bool matches(const EnvSpec& env) const {
     const std::string& on = env.hardware.empty() ? std::string(kDefaultHardware) : env.hardware;
     return (kind.empty() || env.kind == kind) && (version.empty() || env.version == version) &&
@@ -47,38 +47,42 @@ std::vector<EnvSpec> listed_envs(const EnvFilter& filter) {
   return out;
 }
 
-// One row per family and version (in the registry's order): its generic id, the workloads it has
-// an id for and the hardware those ids fix (174 ids in one list were hard to read).
+// One row per family, cost model and suite (in the registry's order): its generic id, the
+// workloads it has an id for and the chips those ids name (285 ids in one list were hard to read).
 void print_env_groups(const std::vector<EnvSpec>& envs, std::ostream& out) {
   struct Group {
-    std::string kind, version, generic = "—";
+    std::string kind, cost_model, suite, generic = "—";
     std::size_t ids = 0;
     std::vector<std::string> workloads, hardware;
   };
   std::vector<Group> groups;
   for (const EnvSpec& env : envs) {
     auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return g.kind == env.kind && g.version == env.version;
+      return g.kind == env.kind && g.cost_model == env.cost_model && g.suite == env.suite;
     });
     if (group == groups.end()) {
       groups.push_back(Group{});
       group = groups.end() - 1;
       group->kind = env.kind;
-      group->version = env.version;
+      group->cost_model = env.cost_model;
+      group->suite = env.suite;
     }
     if (env.workload.empty()) group->generic = env.id;
     ++group->ids;
     add_once(group->workloads, env.workload);
     add_once(group->hardware, env.hardware);
   }
-  TextTable table({"kind", "version", "generic id", "ids", "workloads", "also on"});
+  TextTable table({"kind", "cost model", "generic id", "ids", "workloads", "on"});
   for (const Group& g : groups)
-    table.add_row({g.kind, g.version, g.generic, std::to_string(g.ids), join(g.workloads, ", "),
-                   g.hardware.empty() ? "—" : join(g.hardware, ", ")});
+    table.add_row({g.kind, g.cost_model, g.generic, std::to_string(g.ids),
+                   g.suite.empty() ? join(g.workloads, ", ")
+                                   : "suite " + g.suite + "'s instances (memplace list --suite " +
+                                         g.suite + ")",
+                   join(g.hardware, ", ")});
   table.print(out);
-  out << "Ids: memplace/<kind>/<workload>[@<hardware>]-<version> (on " << kDefaultHardware
-      << " without @); every id: memplace list --ids, or with --kind, --env-version, --hardware "
-         "a table of the matching ones.\n";
+  out << "Ids: memplace/<kind>-<workload>-on-<chip>-cm<N>-v<R> (docs/envs/README.md, \"Ids\"); "
+         "every id: memplace list --ids, or with --kind, --env-version, --hardware a table of the "
+         "matching ones.\n";
 }
 
 // The environments in the JSON (with their options); in text, grouped — or the ids a filter
@@ -102,9 +106,13 @@ void list_environments(nlohmann::json& doc, std::ostream* text, const EnvFilter&
     }
     doc["environments"].push_back({{"id", env.id},
                                    {"kind", env.kind},
+                                   {"cost_model", env.cost_model},
+                                   {"revision", env.revision},
                                    {"version", env.version},
                                    {"workload", env.workload},
                                    {"hardware", env.hardware},
+                                   {"suite", env.suite},
+                                   {"path_id", env.path_id},
                                    {"description", env.description},
                                    {"options", options}});
     if (env.workload.empty()) option_tables.emplace_back(env.id, std::move(table));
@@ -116,7 +124,8 @@ void list_environments(nlohmann::json& doc, std::ostream* text, const EnvFilter&
   }
   print_env_groups(envs, *text);
   for (const auto& [id, table] : option_tables) {
-    *text << "\nOptions of " << id << " (the per-workload ids take the same, without workload):\n";
+    *text << "\nOptions of " << id
+          << " (the per-workload ids take the same, without workload and hardware):\n";
     table.print(*text);
   }
 }
@@ -137,11 +146,17 @@ void list_suites(nlohmann::json& doc, std::ostream* text, const std::string& onl
       dev += split == Split::dev;
       instances.add_row(
           {instance.id(), std::string(split_name(split)), family, w.model, Suite::shape(w)});
+      nlohmann::json ids = nlohmann::json::object();
+      for (const EnvSpec& env : registered_envs())
+        if (env.suite == suite.name && env.workload == instance.workload &&
+            env.hardware == instance.hardware)
+          ids[env.kind] = env.id;
       entries.push_back({{"instance", instance.id()},
                          {"workload", instance.workload},
                          {"hardware", instance.hardware},
                          {"split", std::string(split_name(split))},
-                         {"family", family}});
+                         {"family", family},
+                         {"env_ids", ids}});
     }
     doc["suites"].push_back(
         {{"name", suite.name}, {"cost_model", suite.cost_model}, {"instances", entries}});
@@ -149,7 +164,8 @@ void list_suites(nlohmann::json& doc, std::ostream* text, const std::string& onl
     *text << "\nSuite " << suite.name << " (cost model " << suite.cost_model
           << "): " << suite.instances.size() << " instances, " << dev << " dev and "
           << suite.instances.size() - dev << " test; their references: memplace references --suite "
-          << suite.name << "\n";
+          << suite.name << "; their environments' ids: memplace list --suite " << suite.name
+          << " --ids\n";
     instances.print(*text);
   }
 }
@@ -192,8 +208,8 @@ void add_list_command(CLI::App& app, Streams io) {
   auto suite = std::make_shared<std::string>();
   cmd->add_flag("--json", *json, "Print JSON instead of tables");
   cmd->add_flag("--ids", *ids_only,
-                "Print the environment ids (or, with --suite, the suite's instances), one per "
-                "line, for scripts");
+                "Print the environment ids, one per line, for scripts (with --suite: its "
+                "instances' environments, of every kind or of --kind)");
   std::vector<std::string> kinds, versions;
   for (const EnvSpec& env : registered_envs()) {
     add_once(kinds, env.kind);
@@ -201,15 +217,15 @@ void add_list_command(CLI::App& app, Streams io) {
   }
   cmd->add_option("--kind", filter->kind, "Only the environments of this kind")
       ->check(CLI::IsMember(kinds));
-  cmd->add_option("--env-version", filter->version, "Only the environments of this version")
+  cmd->add_option("--env-version", filter->version,
+                  "Only the environments of this cost model (v1: the ids of cm1)")
       ->check(CLI::IsMember(versions));
   cmd->add_option("--hardware", filter->hardware,
                   "Only the environments on this hardware (" + std::string(kDefaultHardware) +
-                      ": the ids without @<hardware>)")
+                      " includes the generic ids)")
       ->check(CLI::IsMember(embedded_hardware_names()));
   cmd->add_option("--suite", *suite, "Only this suite's instances, with their split")
       ->check(CLI::IsMember(embedded_suite_names()))
-      ->excludes(cmd->get_option("--kind"))
       ->excludes(cmd->get_option("--env-version"))
       ->excludes(cmd->get_option("--hardware"));
   cmd->callback([io, json, ids_only, filter, suite] {
@@ -219,7 +235,9 @@ void add_list_command(CLI::App& app, Streams io) {
       if (*json) io.out << doc.dump(2) << "\n";
       if (*ids_only && !*json)
         for (const auto& instance : doc["suites"][0]["instances"])
-          io.out << instance["instance"].get<std::string>() << "\n";
+          for (const auto& [kind, id] : instance["env_ids"].items())
+            if (filter->kind.empty() || kind == filter->kind)
+              io.out << id.get<std::string>() << "\n";
       return;
     }
     if (*ids_only || filter->any()) {

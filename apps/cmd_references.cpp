@@ -72,7 +72,7 @@ void print_references(const std::vector<std::string>& workloads, ModelSpec model
       table.add_row({sim.workload().name(), std::to_string(sim.num_layers()), r.name,
                      format_fixed(to_microseconds(r.latency_fs), 2), format_fixed(r.speedup, 4)});
     }
-    notes.push_back(optimum_note(sim, certificate));
+    notes.push_back(optimum_note(sim, certificate, model));
   }
   if (text == nullptr) return;
   *text << "Reference mappings on " << hardware << "; speedup = compiler latency / latency\n\n";

@@ -242,10 +242,13 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
 }
 
 StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
-  const std::size_t slot =
+  std::size_t slot =
       checked_discrete_action(id(), !done_, action, arrays_.mask().size(), "a candidate placement");
   const std::size_t tensor = setup_->order[cursor_];
   const std::span<const std::int64_t> candidates = arrays_.candidates();
+  const bool replaced =
+      arrays_.mask()[slot] == 0 && options_.masked_action == MaskedAction::fallback;
+  if (replaced) slot = fallback_action(arrays_.mask(), slot);
   if (arrays_.mask()[slot] == 0) {
     const std::size_t k = (slot - 1) / kRulesPerMemory;
     throw std::invalid_argument(
@@ -283,6 +286,7 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
     if (options_.reward == RewardTiming::dense) reward = potential_now_ - before;
   }
   info_.step = cursor_;
+  info_.replaced_action = replaced;
   // Built whole, not zeroed first (as in SequentialEnv::step).
   return {.obs = observation(),
           .reward = reward,

@@ -10,6 +10,7 @@
 
 #include <cxxabi.h>
 
+#include "env/placement_order.hpp"
 #include "env/registry.hpp"
 
 namespace memplace {
@@ -204,6 +205,45 @@ class Checker {
     return usable;
   }
 
+  // masked_action=fallback (env/placement_order.hpp): a masked action is taken as its fallback
+  // instead of being rejected.
+  bool masked_falls_back() const {
+    const OptionMap options = env_.options();
+    const auto it = options.find("masked_action");
+    return it != options.end() && it->second == "fallback";
+  }
+
+  // Under masked_action=fallback, every masked action steps exactly as its fallback does (on
+  // clones: env_ itself is left as it was), and only its info says it was replaced.
+  void probe_masked_fallback() {
+    const ObservationView obs = env_.observation();
+    const std::vector<std::uint8_t> mask(obs.action_mask.begin(), obs.action_mask.end());
+    for (std::size_t a = 0; a < mask.size(); ++a) {
+      if (mask[a] != 0) continue;
+      const Action masked{static_cast<std::int64_t>(a)};
+      const Action taken{static_cast<std::int64_t>(fallback_action(mask, a))};
+      const std::unique_ptr<Env> asked = env_.clone(), direct = env_.clone();
+      try {
+        const StepResult r = asked->step(masked);
+        const StepResult f = direct->step(taken);
+        if (!r.info.replaced_action || f.info.replaced_action) {
+          problem("masked action " + show_action(masked) +
+                  ": info replaced_action is not 1 for it and 0 for its fallback");
+        }
+        EnvInfo info = r.info;
+        info.replaced_action = false;
+        if (!same_step(record(taken, {r.obs, r.reward, r.terminated, r.truncated, info}),
+                       record(taken, f))) {
+          problem("masked action " + show_action(masked) + " does not step as its fallback " +
+                  show_action(taken) + " (masked_action=fallback)");
+        }
+      } catch (const std::exception& e) {
+        problem("masked action " + show_action(masked) +
+                " under masked_action=fallback threw: " + e.what());
+      }
+    }
+  }
+
   bool has_discrete_mask() const {
     const auto* d = std::get_if<Discrete>(&act_space_);
     return d != nullptr && obs_space_.mask_size == static_cast<std::size_t>(d->n);
@@ -314,7 +354,7 @@ class Checker {
     if (const auto* d = std::get_if<Discrete>(&act_space_)) {
       bad.push_back({"out of range (-1)", Action{-1}});
       bad.push_back({"out of range (n = " + std::to_string(d->n) + ")", Action{d->n}});
-      if (has_discrete_mask()) {
+      if (has_discrete_mask() && !masked_falls_back()) {
         for (std::size_t a = 0; a < obs.action_mask.size(); ++a) {
           if (obs.action_mask[a] == 0) {
             bad.push_back(
@@ -458,6 +498,7 @@ class Checker {
           problem("clone() has another observation");
         }
         if (!probe_bad_actions()) return {};
+        if (has_discrete_mask() && masked_falls_back()) probe_masked_fallback();
       }
       const Action action = sample(env_, obs);
       StepRecord r = checked_step(env_, action, t);
@@ -490,10 +531,9 @@ class Checker {
   // A fresh environment, and whether it is one that was never reset (not a clone).
   std::pair<std::unique_ptr<Env>, bool> make_fresh(std::unique_ptr<Env> initial_clone) {
     if (options_.make_fresh) return {options_.make_fresh(), true};
-    const std::vector<EnvSpec> specs = registered_envs();
-    const bool registered = std::any_of(specs.begin(), specs.end(),
-                                        [&](const EnvSpec& s) { return s.id == env_.id(); });
-    if (!registered) return {std::move(initial_clone), false};
+    // An id the registry makes (listed or not: the ids of before the grammar, a suite workload
+    // on another chip) has options; another env's does not.
+    if (env_option_specs(env_.id()).empty()) return {std::move(initial_clone), false};
     // Only the options the id accepts (a workload-specific id fixes the workload).
     OptionMap given;
     const OptionMap current = env_.options();

@@ -9,7 +9,9 @@
 // observation space; rewards and info are finite; terminated is false before the last step and
 // true exactly after episode_length() steps, truncated always false; that bad actions (wrong
 // length, out of range, masked, after termination) throw std::invalid_argument with a message and
-// leave the environment unchanged (the episode continues exactly as a clone that never saw them);
+// leave the environment unchanged (the episode continues exactly as a clone that never saw them) —
+// except masked actions under masked_action=fallback, which must step exactly as their fallback
+// action does, with info.replaced_action set;
 // and that a fresh environment rejects a step before its first reset, then replays the same seed
 // and actions step for step.
 //

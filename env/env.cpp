@@ -12,6 +12,7 @@ std::vector<std::pair<std::string, double>> EnvInfo::to_map() const {
       {"rectified", rectified ? 1.0 : 0.0},
       {"demotions", static_cast<double>(demotions)},
       {"step", static_cast<double>(step)},
+      {"replaced_action", replaced_action ? 1.0 : 0.0},
   };
 }
 

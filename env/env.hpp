@@ -40,6 +40,7 @@ struct EnvInfo {
   bool rectified = false;           // whether the scored mapping was rectified
   int demotions = 0;                // tensors rectification moved one memory slower
   std::size_t step = 0;             // steps taken in this episode
+  bool replaced_action = false;     // the step's action was masked and its fallback was taken
 
   // Key/value view (for logs, JSON and Python): every field as a double.
   std::vector<std::pair<std::string, double>> to_map() const;

@@ -17,19 +17,35 @@ std::vector<OptionSpec> StepwiseOptions::specs(const std::string& dense) {
           {"reward",
            "dense",
            {"dense", "terminal"},
-           "dense: " + dense + "; terminal: the total at the last step"}};
+           "dense: " + dense + "; terminal: the total at the last step"},
+          {"masked_action",
+           "raise",
+           {"raise", "fallback"},
+           "an action the mask forbids: raise (an error, nothing changes) or fallback (the nearest "
+           "allowed action after it, else before it, is taken; info replaced_action = 1)"}};
 }
 
 StepwiseOptions StepwiseOptions::from_options(const OptionMap& resolved) {
   StepwiseOptions o;
   o.order = resolved.at("order") == "msa" ? PlacementOrder::msa : PlacementOrder::schedule;
   o.reward = resolved.at("reward") == "terminal" ? RewardTiming::terminal : RewardTiming::dense;
+  o.masked_action =
+      resolved.at("masked_action") == "fallback" ? MaskedAction::fallback : MaskedAction::raise;
   return o;
 }
 
 OptionMap StepwiseOptions::to_options() const {
   return {{"order", order == PlacementOrder::msa ? "msa" : "schedule"},
-          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"}};
+          {"reward", reward == RewardTiming::terminal ? "terminal" : "dense"},
+          {"masked_action", masked_action == MaskedAction::fallback ? "fallback" : "raise"}};
+}
+
+std::size_t fallback_action(std::span<const std::uint8_t> mask, std::size_t action) {
+  for (std::size_t a = action + 1; a < mask.size(); ++a)
+    if (mask[a] != 0) return a;
+  for (std::size_t a = action; a-- > 0;)
+    if (mask[a] != 0) return a;
+  throw std::logic_error("fallback_action: the mask allows no action");
 }
 
 std::size_t checked_discrete_action(const std::string& id, bool running,

@@ -24,10 +24,17 @@ enum class RewardTiming : std::uint8_t {
   terminal,  // 0 until the last step, then the episode's whole gain
 };
 
-// The options these environments share, by name: order and reward.
+// What a step does with an action its mask forbids (docs/envs/README.md, "Masked actions").
+enum class MaskedAction : std::uint8_t {
+  raise,     // throw std::invalid_argument, change nothing (default)
+  fallback,  // take fallback_action(mask, action) instead, info.replaced_action = true
+};
+
+// The options these environments share, by name: order, reward and masked_action.
 struct StepwiseOptions {
   PlacementOrder order = PlacementOrder::schedule;
   RewardTiming reward = RewardTiming::dense;
+  MaskedAction masked_action = MaskedAction::raise;
 
   // With defaults and allowed values; `dense` says what the dense reward is in the environment.
   static std::vector<OptionSpec> specs(const std::string& dense);
@@ -42,6 +49,14 @@ struct StepwiseOptions {
 std::size_t checked_discrete_action(const std::string& id, bool running,
                                     std::span<const std::int64_t> action, std::size_t n,
                                     const char* what);
+
+// The action taken for a masked `action` under masked_action=fallback: the nearest allowed action
+// after it, else the nearest before it. In the sequential env (memories from fast to slow) that is
+// the next slower memory that holds the tensor, as a compiler demotes one that does not fit; in
+// the allocation game, the next offset rule of the same memory, then the slower on-chip memories',
+// then the earlier rules and faster memories, and the slowest memory (action 0) last. `mask` must
+// allow some action (it does before an episode ends).
+std::size_t fallback_action(std::span<const std::uint8_t> mask, std::size_t action);
 
 // The dynamic node feature columns both environments start with, and which of a pair a tensor
 // uses (its layer's weight or activation).

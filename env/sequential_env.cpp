@@ -192,9 +192,10 @@ ResetResult SequentialEnv::reset_to(std::span<const MemoryIndex> start) {
 }
 
 StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
-  const std::size_t a =
-      checked_discrete_action(id_, !done_, action, mask_.size(), "a memory index");
+  std::size_t a = checked_discrete_action(id_, !done_, action, mask_.size(), "a memory index");
   const std::size_t tensor = (*order_)[cursor_];
+  const bool replaced = mask_[a] == 0 && options_.masked_action == MaskedAction::fallback;
+  if (replaced) a = fallback_action(mask_, a);
   if (mask_[a] == 0) {
     throw std::invalid_argument(
         id_ + ": action " + std::to_string(a) +
@@ -217,6 +218,7 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
   info_.latency_fs = ev_.latency_fs();
   info_.speedup = ctx_->speedup(info_.latency_fs);
   info_.step = cursor_;
+  info_.replaced_action = replaced;
   const bool terminated = cursor_ == order_->size();
   double reward = 0;
   if (options_.reward == RewardTiming::dense) {

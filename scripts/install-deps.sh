@@ -7,6 +7,9 @@
 #   scripts/install-deps.sh fuzz   the run set and clang with libFuzzer (`make fuzz`)
 #   scripts/install-deps.sh format clang-format (`make format`)
 #   scripts/install-deps.sh fresh-check  debootstrap (scripts/fresh-debian-check.sh)
+#   scripts/install-deps.sh python-agents  the run set, PyTorch and what Gymnasium, Stable-Baselines3
+#                                  and sb3-contrib import that Debian has (they themselves are not
+#                                  in Debian: docs/python.md, "The library set")
 # Every program a make target, a test or a tool they start calls must come from the set that
 # target installs: tests/check_dependencies.py checks it (docs/testing.md, "Dependencies"), and
 # scripts/fresh-debian-check.sh runs the README's commands on a machine that has nothing else.
@@ -31,18 +34,24 @@ test_packages=(
 fuzz_packages=(clang libfuzzer-14-dev)
 format_packages=(clang-format)
 fresh_check_packages=(debootstrap)
+python_agents_packages=(
+  python3-torch python3-cloudpickle python3-typing-extensions python3-pandas python3-matplotlib
+  python3-tqdm python3-rich
+)
 case "${1:-test}" in
   run) packages=("${run_packages[@]}") ;;
   test) packages=("${run_packages[@]}" "${test_packages[@]}") ;;
   fuzz) packages=("${run_packages[@]}" "${fuzz_packages[@]}") ;;
   format) packages=("${format_packages[@]}") ;;
   fresh-check) packages=("${fresh_check_packages[@]}") ;;
+  python-agents) packages=("${run_packages[@]}" "${python_agents_packages[@]}") ;;
   --list-run) printf '%s\n' "${run_packages[@]}"; exit 0 ;;
   --list-test) printf '%s\n' "${test_packages[@]}"; exit 0 ;;
   --list-fuzz) printf '%s\n' "${fuzz_packages[@]}"; exit 0 ;;
   --list-format) printf '%s\n' "${format_packages[@]}"; exit 0 ;;
   --list-fresh-check) printf '%s\n' "${fresh_check_packages[@]}"; exit 0 ;;
-  *) echo "usage: $0 [run|test|fuzz|format|fresh-check|--list-<set>]" >&2; exit 2 ;;
+  --list-python-agents) printf '%s\n' "${python_agents_packages[@]}"; exit 0 ;;
+  *) echo "usage: $0 [run|test|fuzz|format|fresh-check|python-agents|--list-<set>]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do

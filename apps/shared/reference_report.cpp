@@ -41,7 +41,8 @@ nlohmann::json reference_json(const std::vector<ReferenceRow>& rows) {
   return doc;
 }
 
-std::string optimum_note(const Simulator& sim, const std::optional<optimum::Certificate>& c) {
+std::string optimum_note(const Simulator& sim, const std::optional<optimum::Certificate>& c,
+                         const ModelSpec& model) {
   const std::string what = sim.workload().name() + " on " + sim.hardware().name + " (" +
                            std::string(combine_name(sim.memory_time())) + ")";
   if (sim.dynamics() == Dynamics::streaming) {
@@ -55,8 +56,12 @@ std::string optimum_note(const Simulator& sim, const std::optional<optimum::Cert
            "hold, as no mapping is faster under v2 than under v1 (docs/cost-model.md)";
   }
   if (!c) {
-    return what + ": no shipped optimum certificate; `memplace optimum " + sim.workload().name() +
-           "` computes it";
+    // The command as it was asked for: the workload as given (a file for one of the user's own).
+    std::string command = "memplace optimum " + model.workload;
+    if (model.hardware != kDefaultHardware) command += " --hardware " + model.hardware;
+    if (model.memory_time)
+      command += " --memory-time " + std::string(combine_name(*model.memory_time));
+    return what + ": no shipped optimum certificate; `" + command + "` computes it";
   }
   if (c->proven()) return what + ": optimum proven by " + c->solver + " (docs/optimum.md)";
   return what + ": optimum not proven within " + format_fixed(c->time_limit_s, 0) + " s by " +

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "env/model/model_spec.hpp"
 #include "env/optimum/headroom.hpp"
 
 namespace memplace::cli {
@@ -24,6 +25,8 @@ std::vector<ReferenceRow> reference_rows(const optimum::Headroom& headroom, cons
 nlohmann::json reference_json(const std::vector<ReferenceRow>& rows);
 
 // One line under a reference table: where the optimum rows come from, or how to get them.
-std::string optimum_note(const Simulator& sim, const std::optional<optimum::Certificate>& c);
+// `model`: what `sim` was built from, as the user gave it (the hint names the same command).
+std::string optimum_note(const Simulator& sim, const std::optional<optimum::Certificate>& c,
+                         const ModelSpec& model);
 
 }  // namespace memplace::cli

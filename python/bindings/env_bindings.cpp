@@ -7,47 +7,13 @@
 #include "env/allocation_game_env.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
+#include "python/bindings/env_state.hpp"
 #include "python/bindings/observation_arrays.hpp"
 #include "python/bindings/space_specs.hpp"
 
 namespace memplace::python {
 
 namespace {
-
-// The state of the one-tensor-per-step environments, for agents that need more than the
-// observation (a search, a decoder of the final mapping): None for the other kinds.
-py::object placement_order(const Env& env) {
-  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
-    return py::cast(
-        std::vector<std::size_t>(game->placement_order().begin(), game->placement_order().end()));
-  if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
-    return py::cast(
-        std::vector<std::size_t>(seq->placement_order().begin(), seq->placement_order().end()));
-  return py::none();
-}
-
-// The tensor the next step places; None when no episode is running or the env places none.
-py::object current_tensor(const Env& env) {
-  try {
-    if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
-      return py::int_(game->current_tensor());
-    if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
-      return py::int_(seq->current_tensor());
-  } catch (const std::logic_error&) {  // the episode has ended (or not begun)
-  }
-  return py::none();
-}
-
-py::object mapping(const Env& env) {
-  std::span<const MemoryIndex> m;
-  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
-    m = game->mapping();
-  else if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
-    m = seq->mapping();
-  else
-    return py::none();
-  return py::cast(std::vector<int>(m.begin(), m.end()));
-}
 
 class PyEnv {
  public:
@@ -161,6 +127,17 @@ void bind_env(py::module_& m) {
           },
           "Allocation game: per action, (memory, offset) for the tensor being placed (offset -1: "
           "the slowest memory, or no such gap; the mask says which exist); None otherwise.")
+      .def(
+          "action_masks",
+          [](const PyEnv& e) { return bool_mask(e.env().observation().action_mask); },
+          "The current observation's action_mask as a bool array (MaskablePPO's protocol): the "
+          "memories (sequential), candidate placements (allocation game) or per-tensor memories "
+          "(single-step, a hint: N*M entries, tensor by tensor) allowed now. All False after the "
+          "episode's last step.")
+      .def_property_readonly(
+          "edge_index", [](const PyEnv& e) { return edge_index(e.env().observation()); },
+          "The graph's edges as PyTorch Geometric's edge_index: (2, E) int64, producers then "
+          "consumers (obs['edge_links'] is the same pairs as (E, 2)).")
       .def("_action_spec", [](const PyEnv& e) { return space_spec(e.env().action_space()); })
       .def("_observation_spec",
            [](const PyEnv& e) { return observation_spec(e.env().observation()); });

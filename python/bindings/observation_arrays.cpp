@@ -1,5 +1,6 @@
 #include "python/bindings/observation_arrays.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -15,7 +16,7 @@ struct Keys {
       action_mask{"action_mask"}, occupancy{"occupancy"};
   py::str latency_fs{"latency_fs"}, latency_us{"latency_us"}, speedup{"speedup"}, valid{"valid"},
       overflow_bytes{"overflow_bytes"}, rectified{"rectified"}, demotions{"demotions"},
-      step{"step"};
+      step{"step"}, replaced_action{"replaced_action"};
 };
 
 const Keys& keys() {
@@ -136,6 +137,22 @@ py::dict ObservationArrays::batch(std::span<const ObservationView> obs) {
   return d;
 }
 
+py::array edge_index(const ObservationView& obs) {
+  const StaticGraph& graph = *obs.graph;  // its edges are 2 x E already
+  const auto e = static_cast<py::ssize_t>(graph.num_edges());
+  py::array_t<std::int64_t> out({py::ssize_t{2}, e});
+  std::copy(graph.edges.begin(), graph.edges.end(), out.mutable_data());
+  make_read_only(out);
+  return out;
+}
+
+py::array_t<bool> bool_mask(std::span<const std::uint8_t> mask) {
+  py::array_t<bool> out(static_cast<py::ssize_t>(mask.size()));
+  std::transform(mask.begin(), mask.end(), out.mutable_data(),
+                 [](std::uint8_t allowed) { return allowed != 0; });
+  return out;
+}
+
 py::dict info_dict(const EnvInfo& info) {
   const Keys& k = keys();
   py::dict d;
@@ -147,6 +164,7 @@ py::dict info_dict(const EnvInfo& info) {
   d[k.rectified] = py::bool_(info.rectified);
   d[k.demotions] = py::int_(info.demotions);
   d[k.step] = py::int_(info.step);
+  d[k.replaced_action] = py::bool_(info.replaced_action);
   return d;
 }
 
@@ -170,6 +188,7 @@ py::dict info_batch(std::span<const EnvInfo> infos) {
   d[k.rectified] = column(bool{}, [](const EnvInfo& i) { return i.rectified; });
   d[k.demotions] = column(std::int64_t{}, [](const EnvInfo& i) { return i.demotions; });
   d[k.step] = column(std::int64_t{}, [](const EnvInfo& i) { return i.step; });
+  d[k.replaced_action] = column(bool{}, [](const EnvInfo& i) { return i.replaced_action; });
   return d;
 }
 

@@ -30,6 +30,12 @@ class ObservationArrays {
   py::array last_mask_;   // reused while the mask bytes stay the same
 };
 
+// The graph's edges as PyTorch Geometric's edge_index: (2, E) int64, sources then targets
+// (read-only).
+py::array edge_index(const ObservationView& obs);
+// An action mask as a writable bool array (MaskablePPO's action_masks()).
+py::array_t<bool> bool_mask(std::span<const std::uint8_t> mask);
+
 // EnvInfo as Gymnasium's info dict, and a batch of them as a dict of arrays (vector envs).
 py::dict info_dict(const EnvInfo& info);
 py::dict info_batch(std::span<const EnvInfo> infos);

@@ -21,21 +21,41 @@ void bind_registry(py::module_& m) {
       "env_specs",
       [] {
         py::list out;
+        auto or_none = [](const std::string& s) {
+          return s.empty() ? py::object(py::none()) : py::object(py::str(s));
+        };
         for (const EnvSpec& spec : registered_envs()) {
           py::dict d;
           d["id"] = spec.id;
           d["kind"] = spec.kind;
+          d["cost_model"] = spec.cost_model;
+          d["revision"] = spec.revision;
           d["version"] = spec.version;
-          d["workload"] = spec.workload.empty() ? py::object(py::none()) : py::str(spec.workload);
-          d["hardware"] = spec.hardware.empty() ? py::object(py::none()) : py::str(spec.hardware);
+          d["workload"] = or_none(spec.workload);
+          d["hardware"] = or_none(spec.hardware);
+          d["suite"] = or_none(spec.suite);
+          d["path_id"] = spec.path_id;
           d["description"] = spec.description;
           out.append(d);
         }
         return out;
       },
-      "Every registered environment: id, kind, version, workload (None for the generic ids), "
-      "hardware (None "
-      "unless the id fixes it: <workload>@<hardware>), description.");
+      "Every registered environment: id, kind, cost_model ('cm1'), revision ('v0'), version (the "
+      "cost model as configs name it, 'v1'), workload and hardware (None for the generic ids), "
+      "suite (the suite whose instance it is, else None), path_id (its id of before the id "
+      "grammar), description.");
+  m.def(
+      "env_id",
+      [](std::string_view kind, std::string_view cost_model, std::string_view workload,
+         std::string_view hardware) {
+        const std::string v = cost_model.starts_with("cm") ? "v" + std::string(cost_model.substr(2))
+                                                           : std::string(cost_model);
+        return env_id_for(kind, parse_version(v), workload, hardware);
+      },
+      py::arg("kind"), py::arg("cost_model"), py::arg("workload") = "", py::arg("hardware") = "",
+      "The id of an environment by its parts: env_id('sequential', 'cm1', 'resnet18-b1', "
+      "'edge-tpu') -> 'memplace/sequential-resnet18-b1-on-edge-tpu-cm1-v0' (no workload: the "
+      "generic id; no hardware: nnpi).");
   m.def(
       "env_options",
       [](std::string_view id) {

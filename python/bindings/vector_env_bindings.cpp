@@ -3,7 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <algorithm>
+
 #include "env/vector_env.hpp"
+#include "python/bindings/env_state.hpp"
 #include "python/bindings/observation_arrays.hpp"
 #include "python/bindings/space_specs.hpp"
 
@@ -127,6 +130,51 @@ void bind_vector_env(py::module_& m) {
       .def_property_readonly(
           "episode_length", [](const PyVectorEnv& v) { return v.envs().env(0).episode_length(); },
           "Steps in one episode of a copy (the same for every copy).")
+      .def(
+          "action_masks",
+          [](const PyVectorEnv& v) {
+            const VectorEnv& envs = v.envs();
+            const std::size_t k = envs.env(0).observation().action_mask.size();
+            py::array_t<bool> out(
+                {static_cast<py::ssize_t>(envs.num_envs()), static_cast<py::ssize_t>(k)});
+            for (std::size_t i = 0; i < envs.num_envs(); ++i) {
+              const std::span<const std::uint8_t> mask = envs.env(i).observation().action_mask;
+              bool* row = out.mutable_data() + i * k;
+              if (envs.resets_next_step(i))
+                std::fill(row, row + k, true);  // its action is ignored: any is allowed
+              else
+                std::transform(mask.begin(), mask.end(), row,
+                               [](std::uint8_t allowed) { return allowed != 0; });
+            }
+            return out;
+          },
+          "(num_envs, K) bool: each copy's action mask, as obs['action_mask'], except that a copy "
+          "whose episode ended at the last step (it resets at the next, ignoring its action) "
+          "allows every action: its all-zero terminal mask would give a masked softmax no "
+          "allowed action (NaN).")
+      .def_property_readonly(
+          "simulator",
+          [](const PyVectorEnv& v) -> const Simulator& { return v.envs().env(0).simulator(); },
+          py::return_value_policy::reference_internal,
+          "The simulator every copy scores with (one, shared).")
+      .def_property_readonly(
+          "edge_index",
+          [](const PyVectorEnv& v) { return edge_index(v.envs().env(0).observation()); },
+          "The graph's edges as PyTorch Geometric's edge_index: (2, E) int64 (every copy's).")
+      .def_property_readonly(
+          "current_tensor",
+          [](const PyVectorEnv& v) {
+            py::list out;
+            for (std::size_t i = 0; i < v.envs().num_envs(); ++i)
+              out.append(current_tensor(v.envs().env(i)));
+            return out;
+          },
+          "Per copy, the tensor its next step places (None for a copy that resets at the next "
+          "step, and in the single-step env).")
+      .def(
+          "mapping", [](const PyVectorEnv& v, std::size_t i) { return mapping(v.envs().env(i)); },
+          py::arg("index"),
+          "Copy `index`'s mapping so far (sequential env and allocation game; None otherwise).")
       .def("_action_spec",
            [](const PyVectorEnv& v) { return space_spec(v.envs().single_action_space()); })
       .def("_observation_spec",

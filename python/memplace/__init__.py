@@ -20,6 +20,7 @@ from memplace._memplace import (
     Rng,
     Simulator,
     Workload,
+    env_id,
     env_options,
     env_specs,
     list_envs,
@@ -32,14 +33,15 @@ from memplace._memplace import (
 from memplace import spaces
 from memplace.batching import pad_observations
 from memplace.checker import check_env
+from memplace.masking import masked_logits
 from memplace.env import Env, VectorEnv, make, make_vec
 
 # The C++ core's version (CMakeLists.txt's project VERSION), also `memplace --version`'s.
 from memplace._memplace import __version__  # noqa: E402
 
 __all__ = [
-    "Env", "VectorEnv", "make", "make_vec", "check_env", "pad_observations", "list_envs",
-    "env_specs", "env_options",
+    "Env", "VectorEnv", "make", "make_vec", "check_env", "pad_observations", "masked_logits",
+    "list_envs", "env_specs", "env_options", "env_id",
     "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
     "load_hardware", "list_workloads", "list_hardware", "paper_workloads", "Rng", "InputError",
 ]

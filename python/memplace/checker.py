@@ -11,7 +11,15 @@ dict) with finite rewards and info; that terminated is False before the last ste
 after episode_length steps, truncated always False, and a step after the end raises; that bad
 actions (wrong length, out of range, negative, not integers, masked) raise ValueError or TypeError
 and change nothing; that a fresh environment rejects a step before its first reset and then replays
-the same seed and actions exactly.
+the same seed and actions exactly. It also makes Gymnasium's checks (gymnasium.utils.env_checker),
+so that they hold where Gymnasium is not installed: render modes (metadata["render_modes"] a list,
+render_mode one of them or None, render() None without one), and a passive episode of unmasked
+action_space.sample() draws.
+
+Under masked_action="fallback" (docs/envs/README.md, "Masked actions") a masked action is not bad:
+it must step exactly as its fallback — the nearest allowed action after it, else before it — with
+info["replaced_action"] True, and the passive episode must run to its end. Under "raise" (the
+default) a masked action must raise, and the passive episode is not played (it would draw one).
 """
 
 from __future__ import annotations
@@ -53,14 +61,34 @@ def _random_action(space, obs):
     return space.sample()
 
 
-def _bad_actions(space, obs):
+def _masked_falls_back(env) -> bool:
+    return getattr(env, "options", {}).get("masked_action", "raise") == "fallback"
+
+
+def _masked_actions(space, obs) -> list[int]:
+    """The actions a Discrete space's mask forbids now (none for other spaces)."""
+    if not isinstance(space, Discrete):
+        return []
+    mask = np.asarray(obs["action_mask"])
+    return [int(a) for a in np.flatnonzero(mask == 0)] if mask.shape == (space.n,) else []
+
+
+def fallback_action(mask, action: int) -> int:
+    """The action masked_action="fallback" takes for a masked one: the nearest allowed action after
+    it, else the nearest before it (written here apart from the C++ rule, to check it)."""
+    allowed = np.flatnonzero(np.asarray(mask) != 0)
+    after = allowed[allowed > action]
+    return int(after[0]) if after.size else int(allowed[allowed < action][-1])
+
+
+def _bad_actions(space, obs, masked_falls_back=False):
     """(description, action) pairs that every env must reject, for the state with observation obs."""
     if isinstance(space, Discrete):
         bad = [("out of range", space.n), ("negative", -1), ("a float", 0.0), ("a string", "0"),
                ("None", None), ("a bool", True), ("two entries", [0, 0])]
-        mask = np.asarray(obs["action_mask"])
-        if mask.shape == (space.n,) and not mask.all():
-            bad.append(("masked", int(np.flatnonzero(mask == 0)[0])))
+        masked = _masked_actions(space, obs)
+        if masked and not masked_falls_back:
+            bad.append(("masked", masked[0]))
         return bad
     length = space.nvec.size
     top = int(space.nvec.max())
@@ -166,7 +194,7 @@ def _check_bad_actions(env, seed, actions, steps, problems):
     """Bad actions at every step of the recorded episode; the episode must go on unchanged."""
     env.reset(seed=seed)
     for t, action in enumerate(actions):
-        for name, bad in _bad_actions(env.action_space, steps[t][0]):
+        for name, bad in _bad_actions(env.action_space, steps[t][0], _masked_falls_back(env)):
             outcome = _raises(env, bad)
             if outcome:
                 problems.add(f"step {t + 1}: an action that is {name} {outcome}")
@@ -177,6 +205,64 @@ def _check_bad_actions(env, seed, actions, steps, problems):
     outcome = _raises(env, actions[-1])
     if outcome:
         problems.add(f"a step after the episode ended {outcome}")
+
+
+def _same_but_replaced(asked, direct) -> bool:
+    """A masked action's step against its fallback's: the same but info's replaced_action."""
+    a_info = {k: v for k, v in asked[4].items() if k != "replaced_action"}
+    d_info = {k: v for k, v in direct[4].items() if k != "replaced_action"}
+    return (_obs_equal(asked[0], direct[0]) and asked[1:4] == direct[1:4] and a_info == d_info
+            and bool(asked[4].get("replaced_action")) and not direct[4].get("replaced_action"))
+
+
+def _check_masked_fallback(make_fresh, seed, actions, steps, problems):
+    """At the first and middle steps of the recorded episode, every masked action steps as its
+    fallback does (each in a fresh environment replayed to that step)."""
+    for t in sorted({0, len(actions) // 2}):
+        obs = steps[t][0]
+        for masked in _masked_actions(make_fresh().action_space, obs):
+            taken = fallback_action(obs["action_mask"], masked)
+            results = []
+            for action in (masked, taken):
+                env = make_fresh()
+                env.reset(seed=seed)
+                for a in actions[:t]:
+                    env.step(a)
+                results.append(env.step(action))
+            if not _same_but_replaced(*results):
+                problems.add(f"step {t + 1}: masked action {masked} does not step as its fallback "
+                             f"{taken} with info['replaced_action'] set (masked_action=fallback)")
+                return
+
+
+def _check_render(env, problems):
+    if not hasattr(env, "metadata"):
+        return  # a wrapper of memplace's API alone (Gymnasium's envs all have metadata)
+    modes = env.metadata.get("render_modes") if isinstance(env.metadata, dict) else None
+    if not isinstance(modes, (list, tuple)):
+        problems.add(f"metadata['render_modes'] is {modes!r}, not a list")
+        return
+    mode = getattr(env, "render_mode", None)
+    if mode is not None and mode not in modes:
+        problems.add(f"render_mode {mode!r} is not one of metadata['render_modes'] {modes}")
+    if mode is None and env.render() is not None:
+        problems.add("render() without a render mode returned something other than None")
+
+
+def _check_passive_episode(env, seed, problems):
+    """Gymnasium's passive checker steps unmasked action_space.sample() draws: under fallback a
+    whole episode of them must run."""
+    env.action_space.seed(seed)
+    obs, _ = env.reset(seed=seed)
+    for t in range(env.episode_length):
+        obs, reward, terminated, _, _ = env.step(env.action_space.sample())
+        if not env.observation_space.contains(obs):
+            problems.add(f"unmasked episode step {t + 1}: the observation is not inside "
+                         "observation_space")
+            return
+        if terminated != (t + 1 == env.episode_length):
+            problems.add(f"unmasked episode step {t + 1}: terminated is {terminated}")
+            return
 
 
 def check_env(env, episodes: int = 2, seed: int = 1, make_fresh=None,
@@ -208,9 +294,13 @@ def check_env(env, episodes: int = 2, seed: int = 1, make_fresh=None,
             problems.add(f"a fresh environment replaying seed {seed} and the same actions gave "
                          "different results")
         stage("bad actions", _check_bad_actions, env, seed, actions, steps, problems)
+        if _masked_falls_back(env):
+            stage("masked actions", _check_masked_fallback, make_fresh, seed, actions, steps,
+                  problems)
 
     try:
         stage("spaces", _check_spaces, env, problems)
+        stage("render", _check_render, env, problems)
         fresh = stage("make_fresh()", make_fresh)
         if fresh is not None:
             outcome = stage("step before reset", _raises, fresh, fresh.action_space.sample())
@@ -222,6 +312,8 @@ def check_env(env, episodes: int = 2, seed: int = 1, make_fresh=None,
         for e in range(1, episodes):
             stage(f"episode {e + 1}",
                   lambda e=e: _check_steps(env, _episode(env, seed + e)[1], problems))
+        if _masked_falls_back(env):
+            stage("unmasked episode", _check_passive_episode, env, seed, problems)
     except _TooMany:
         problems.append(f"(stopped after {max_problems} problems)")
     return list(problems)

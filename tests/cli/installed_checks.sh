@@ -18,7 +18,7 @@ check_installed() {
   (
     cd "$work" || exit 1
     "$program" list --ids > ids.txt 2> err.txt || fail "$program list: $(cat err.txt)"
-    grep -qx "memplace/sequential/bert-base-v1" ids.txt || fail "$program list misses an env"
+    grep -qx "memplace/sequential-bert-base-on-nnpi-cm1-v0" ids.txt || fail "$program list misses an env"
     "$program" evaluate chain.yaml chain-mapping.yaml > eval.txt 2>&1 ||
       fail "$program evaluate: $(cat eval.txt)"
     grep -q "speedup" eval.txt || fail "$program evaluate printed no speedup: $(cat eval.txt)"

@@ -265,6 +265,21 @@ TEST_CASE("a count or a seed is a whole number in decimal, or exit 2 naming the 
   std::filesystem::remove_all(folder);
 }
 
+TEST_CASE("references and info: the optimum hint is a command that works for the workload given") {
+  const std::string chain = kData + "/good/chain.yaml";
+  const std::string hint = "`memplace optimum " + chain + " --hardware edge-tpu` computes it";
+  const Run refs = run({"references", chain, "--hardware", "edge-tpu"});
+  REQUIRE(refs.code == cli::kExitOk);
+  CHECK_MESSAGE(refs.out.find(hint) != std::string::npos, refs.out);
+  const Run info = run({"info", chain, "--hardware", "edge-tpu"});
+  CHECK_MESSAGE(info.out.find(hint) != std::string::npos, info.out);
+  // The hint runs (a toy: solved at once), with the certificate out of the tree.
+  testing::TempDir dir;
+  CHECK(
+      run({"optimum", chain, "--hardware", "edge-tpu", "-q", "-o", (dir.path / "c.yaml").string()})
+          .code == cli::kExitOk);
+}
+
 TEST_CASE("evaluate scores a mapping and re-checks a recorded result") {
   const std::string chain = kData + "/good/chain.yaml";
   const Run r = run({"evaluate", chain, kData + "/good/chain-mapping.yaml", "--json"});
@@ -373,9 +388,11 @@ TEST_CASE("info --json reports the shape and the references of a workload") {
 TEST_CASE("list shows the environments grouped, the options of the generic ids, and filters") {
   const Run text = run({"list"});
   REQUIRE(text.code == cli::kExitOk);
-  CHECK(text.out.find("| sequential  | v0      | memplace/sequential-v0 ") != std::string::npos);
-  CHECK(text.out.find("memplace/sequential/bert-base-v0") == std::string::npos);  // grouped
-  CHECK(text.out.find("Options of memplace/single-step-v0") != std::string::npos);
+  CHECK(text.out.find("| sequential  | cm0        | memplace/sequential-cm0-v0 ") !=
+        std::string::npos);
+  CHECK(text.out.find("| malloc      | cm2        | —  ") != std::string::npos);  // suite v1's
+  CHECK(text.out.find("memplace/sequential-bert-base-on-nnpi-cm0-v0") == std::string::npos);
+  CHECK(text.out.find("Options of memplace/single-step-cm0-v0") != std::string::npos);
   CHECK(text.out.find("| invalid ") != std::string::npos);
   CHECK(text.out.find("| order ") != std::string::npos);
 
@@ -389,26 +406,43 @@ TEST_CASE("list shows the environments grouped, the options of the generic ids, 
   };
   const std::vector<std::string> every = lines(run({"list", "--ids"}).out);
   CHECK(every.size() == registered_envs().size());
-  CHECK(std::find(every.begin(), every.end(), "memplace/sequential/bert-base-v0") != every.end());
+  CHECK(std::find(every.begin(), every.end(), "memplace/sequential-bert-base-on-nnpi-cm0-v0") !=
+        every.end());
+  CHECK(std::find(every.begin(), every.end(), "memplace/malloc-resnet18-b1-on-edge-tpu-cm2-v0") !=
+        every.end());
   const std::vector<std::string> some = lines(run({"list", "--ids", "--kind", "sequential",
                                                    "--env-version", "v1", "--hardware", "edge-tpu"})
                                                   .out);
   REQUIRE(!some.empty());
   for (const std::string& id : some) {
     CAPTURE(id);
-    CHECK(id.starts_with("memplace/sequential/"));
-    CHECK(id.ends_with("@edge-tpu-v1"));
+    CHECK(id.starts_with("memplace/sequential-"));
+    CHECK(id.ends_with("-on-edge-tpu-cm1-v0"));
   }
   const std::vector<std::string> on_default =
       lines(run({"list", "--ids", "--hardware", "nnpi"}).out);
-  CHECK(std::find(on_default.begin(), on_default.end(), "memplace/malloc/resnet50-v2") !=
-        on_default.end());
-  CHECK(std::none_of(on_default.begin(), on_default.end(),
-                     [](const std::string& id) { return id.find('@') != std::string::npos; }));
-  const std::vector<std::string> instances = lines(run({"list", "--suite", "v1", "--ids"}).out);
-  CHECK(instances.size() == load_suite("v1").instances.size());
+  CHECK(std::find(on_default.begin(), on_default.end(),
+                  "memplace/malloc-resnet50-on-nnpi-cm2-v0") != on_default.end());
+  CHECK(std::find(on_default.begin(), on_default.end(), "memplace/malloc-cm2-v0") !=
+        on_default.end());  // the generic ids run on nnpi unless told otherwise
+  CHECK(std::none_of(on_default.begin(), on_default.end(), [](const std::string& id) {
+    return id.find("-on-edge-tpu-") != std::string::npos;
+  }));
+  // A suite's instances: their environments' ids, every kind or one.
+  const std::size_t instances = load_suite("v1").instances.size();
+  const std::vector<std::string> suite_ids = lines(run({"list", "--suite", "v1", "--ids"}).out);
+  CHECK(suite_ids.size() == 3 * instances);
+  const std::vector<std::string> games =
+      lines(run({"list", "--suite", "v1", "--ids", "--kind", "malloc"}).out);
+  REQUIRE(games.size() == instances);
+  for (const std::string& id : games) {
+    CAPTURE(id);
+    CHECK(id.starts_with("memplace/malloc-"));
+    CHECK(id.ends_with("-cm2-v0"));
+    CHECK_NOTHROW(make(id));
+  }
   CHECK(run({"list", "--kind", "bogus"}).code == cli::kExitBadInput);
-  CHECK(run({"list", "--suite", "v1", "--kind", "malloc"}).code == cli::kExitBadInput);
+  CHECK(run({"list", "--suite", "v1", "--env-version", "v1"}).code == cli::kExitBadInput);
 
   const Run json = run({"list", "--json"});
   REQUIRE(json.code == cli::kExitOk);
@@ -416,14 +450,18 @@ TEST_CASE("list shows the environments grouped, the options of the generic ids, 
   REQUIRE(doc["environments"].is_array());
   bool found = false;
   for (const auto& env : doc["environments"]) {
-    if (env["id"] != "memplace/sequential/resnet50-v0") continue;
+    if (env["id"] != "memplace/sequential-resnet50-on-nnpi-cm0-v0") continue;
     found = true;
     CHECK(env["kind"] == "sequential");
     CHECK(env["workload"] == "resnet50");
+    CHECK(env["hardware"] == "nnpi");
+    CHECK(env["cost_model"] == "cm0");
+    CHECK(env["revision"] == "v0");
+    CHECK(env["path_id"] == "memplace/sequential/resnet50-v0");
     std::set<std::string> names;
     for (const auto& option : env["options"])
       names.insert(option["name"].get<std::string>());
-    CHECK(names == std::set<std::string>{"hardware", "memory_time", "order", "reward"});
+    CHECK(names == std::set<std::string>{"memory_time", "order", "reward", "masked_action"});
   }
   CHECK(found);
   CHECK(doc["workloads"].size() >= 7);  // the other lists are still there

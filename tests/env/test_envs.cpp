@@ -3,12 +3,15 @@
 // layer).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "base/portable_math.hpp"
 #include "env/model/inputs/hardware.hpp"
+#include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/workload.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
@@ -260,6 +263,37 @@ TEST_CASE("sequential: order masks and dense rewards on the tight toy") {
   CHECK_THROWS_AS(env.step(S), std::invalid_argument);
 }
 
+TEST_CASE("sequential: masked_action=fallback takes the next slower memory that holds the tensor") {
+  SequentialEnv env("toy/sequential", toy_context(toy::tight()),
+                    {.order = PlacementOrder::schedule,
+                     .reward = RewardTiming::dense,
+                     .masked_action = MaskedAction::fallback});
+  env.reset(4);
+  const StepResult r1 = env.step(F);
+  CHECK_FALSE(r1.info.replaced_action);
+  // FAST is full for B's activation (the mask is {0, 1}): F becomes S, as the raising env's S.
+  const StepResult r2 = env.step(F);
+  CHECK(r2.info.replaced_action);
+  CHECK(r2.reward == 0.0);
+  CHECK(r2.info.latency_fs == ns(12715));
+  CHECK(env.mapping()[3] == S);
+  const StepResult r3 = env.step(F);
+  CHECK_FALSE(r3.info.replaced_action);
+  CHECK(r3.info.speedup == 1.0);
+  // The other checks stay: out of range and after the end still throw.
+  CHECK_THROWS_AS(env.step(S), std::invalid_argument);
+}
+
+TEST_CASE("fallback_action: the nearest allowed action after it, else before it") {
+  const std::vector<std::uint8_t> mask = {0, 1, 0, 1, 0};
+  CHECK(fallback_action(mask, 0) == 1);
+  CHECK(fallback_action(mask, 2) == 3);
+  CHECK(fallback_action(mask, 4) == 3);
+  CHECK(fallback_action(std::vector<std::uint8_t>{1, 0, 0}, 2) == 0);
+  CHECK(fallback_action(std::vector<std::uint8_t>{1, 0, 0, 1}, 1) == 3);
+  CHECK_THROWS_AS(fallback_action(std::vector<std::uint8_t>{0, 0}, 0), std::logic_error);
+}
+
 // reset_to on tight, from the mapping A.o, C.o in FAST (12615 ns, speedup 1): the unplaced
 // tensors wait there. Moving A.o to SLOW leaves C.o alone in FAST: A 6005 (600 B from SLOW),
 // B 12005 (1200 B in SLOW), C max(10 ns FAST, 12000 ns SLOW) + 5 = 12005: 30015 ns; and B.o
@@ -426,15 +460,36 @@ TEST_CASE("observation: pad marks real rows and edges and zero-fills the rest") 
   CHECK_THROWS_AS(pad(start.obs, 3, 1), std::invalid_argument);
 }
 
-TEST_CASE("registry: a suite instance's id makes its environment, though no list names it") {
-  const auto env = make("memplace/single-step/resnet18-b1@edge-tpu-v1");
-  const OptionMap options = env->options();
-  CHECK(options.at("workload") == "resnet18-b1");
-  CHECK(options.at("hardware") == "edge-tpu");
-  CHECK(options.at("dynamics") == "streaming");
-  const auto& ids = registered_envs();
-  CHECK(std::none_of(ids.begin(), ids.end(),
-                     [](const EnvSpec& e) { return e.workload == "resnet18-b1"; }));
+TEST_CASE("registry: a suite instance is listed in every kind, at the suite's cost model") {
+  const auto& specs = registered_envs();
+  for (const auto& [kind, id, cost_model] :
+       {std::tuple{"single-step", "memplace/single-step-resnet18-b1-on-edge-tpu-cm1-v0",
+                   "streaming"},
+        std::tuple{"sequential", "memplace/sequential-resnet18-b1-on-edge-tpu-cm1-v0", "streaming"},
+        std::tuple{"malloc", "memplace/malloc-resnet18-b1-on-edge-tpu-cm2-v0", "addressed"}}) {
+    CAPTURE(id);
+    const auto spec =
+        std::find_if(specs.begin(), specs.end(), [&](const EnvSpec& e) { return e.id == id; });
+    REQUIRE(spec != specs.end());
+    CHECK(spec->kind == kind);
+    CHECK(spec->suite == "v1");
+    CHECK(spec->workload == "resnet18-b1");
+    CHECK(spec->hardware == "edge-tpu");
+    const OptionMap options = make(id)->options();
+    CHECK(options.at("workload") == "resnet18-b1");
+    CHECK(options.at("hardware") == "edge-tpu");
+    CHECK(options.at("dynamics") == cost_model);
+    // Its id of before the grammar makes the same environment.
+    CHECK(make(spec->path_id)->options() == options);
+  }
+  CHECK(make("memplace/single-step/resnet18-b1@edge-tpu-v1")->options().at("workload") ==
+        "resnet18-b1");
+  // Any suite workload on any chip, unlisted.
+  CHECK(make("memplace/sequential-resnet18-b1-on-nnpi-cm0-v0")->options().at("hardware") == "nnpi");
+  std::size_t suite_specs = 0;
+  for (const EnvSpec& spec : specs)
+    suite_specs += spec.suite == "v1";
+  CHECK(suite_specs == 3 * load_suite("v1").instances.size());
 }
 
 TEST_CASE("registry: unknown ids and bad options are InputErrors that name them") {
@@ -472,7 +527,19 @@ TEST_CASE("registry: unknown ids and bad options are InputErrors that name them"
   CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet50@tpu-v9-v1"),
                        doctest::Contains("no shipped hardware model 'tpu-v9'"), InputError);
   CHECK_THROWS_WITH_AS(make("memplace/single-step/resnet5@tpu-v4i-v1"),
-                       doctest::Contains("<workload>[@<hardware>]"), InputError);
+                       doctest::Contains("-<workload>-on-<chip>-"), InputError);
+  // The grammar's own errors say what the kind has.
+  CHECK_THROWS_WITH_AS(make("memplace/sequential-resnet50-on-nnpi-cm1-v3"),
+                       doctest::Contains("sequential is at revision v0, not v3"), InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/malloc-resnet50-on-nnpi-cm1-v0"),
+                       doctest::Contains("malloc has no cost model cm1 (it has cm2"), InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/sequential-resnet50-cm1-v0"),
+                       doctest::Contains("an id names its chip"), InputError);
+  CHECK_THROWS_WITH_AS(make("memplace/sequential-resnet50-on-tpu-v9-cm1-v0"),
+                       doctest::Contains("no shipped hardware model 'tpu-v9'"), InputError);
+  CHECK_THROWS_WITH_AS(
+      make("memplace/sequential-resnet50-on-nnpi-cm1-v0", {{"hardware", "ipu-gc200"}}),
+      doctest::Contains("the id fixes the hardware to nnpi"), InputError);
   // The default hardware named explicitly is the same environment as its short id.
   CHECK(make("memplace/sequential/resnet50@nnpi-v0", {{"hardware", "nnpi"}})->options() ==
         make("memplace/sequential/resnet50-v0")->options());
@@ -481,30 +548,43 @@ TEST_CASE("registry: unknown ids and bad options are InputErrors that name them"
                        doctest::Contains("unknown option 'order'"), InputError);
 }
 
-TEST_CASE("registry: one id per family, workload and hardware model, each naming what it fixes") {
-  const std::vector<EnvSpec> specs = registered_envs();
+TEST_CASE("registry: one id per family, cost model, workload and chip, in the grammar") {
+  const std::vector<EnvSpec>& specs = registered_envs();
   const std::size_t workloads = embedded_workload_names().size();
   const std::size_t hardware = embedded_hardware_names().size();
   std::size_t versions = 0;
   for (const EnvFamily& family : env_families())
     versions += family.versions.size();
-  CHECK(specs.size() == versions * (1 + workloads * hardware));
+  const std::size_t instances = load_suite("v1").instances.size();
+  CHECK(specs.size() == versions * (1 + workloads * hardware) + env_families().size() * instances);
   std::set<std::string> ids;
   for (const EnvSpec& spec : specs) {
     CAPTURE(spec.id);
     CHECK(ids.insert(spec.id).second);
-    CHECK(spec.id.ends_with("-" + spec.version));
+    CHECK(spec.id.ends_with("-" + spec.cost_model + "-" + spec.revision));
+    CHECK(spec.cost_model == "cm" + spec.version.substr(1));
+    CHECK(spec.id ==
+          env_id_for(spec.kind, parse_version(spec.version), spec.workload, spec.hardware));
+    // Gymnasium's grammar: namespace/name-vN, no '@', one '/'.
+    CHECK(spec.id.find('@') == std::string::npos);
+    CHECK(std::count(spec.id.begin(), spec.id.end(), '/') == 1);
     std::set<std::string> options;
     for (const OptionSpec& o : env_option_specs(spec.id))
       options.insert(o.name);
     CHECK(options.count("workload") == (spec.workload.empty() ? 1 : 0));
     CHECK(options.count("hardware") == (spec.hardware.empty() ? 1 : 0));
-    // The default hardware keeps the short ids; the others are named after an @.
-    CHECK(spec.hardware != kDefaultHardware);
-    const bool at = spec.id.find('@') != std::string::npos;
-    CHECK(at == !spec.hardware.empty());
-    if (at)
-      CHECK(spec.id.find("/" + spec.workload + "@" + spec.hardware + "-v") != std::string::npos);
+    CHECK(spec.hardware.empty() == spec.workload.empty());  // a workload's id names its chip
+    if (!spec.workload.empty())
+      CHECK(spec.id.find("-" + spec.workload + "-on-" + spec.hardware + "-cm") !=
+            std::string::npos);
+  }
+  // Every id of before the grammar, on the shipped workloads, names a listed environment's
+  // options (a short id on nnpi leaves the hardware option open).
+  for (const EnvSpec& spec : specs) {
+    if (!spec.suite.empty()) continue;
+    const bool short_nnpi = !spec.workload.empty() && spec.hardware == kDefaultHardware;
+    CHECK(env_option_specs(spec.path_id).size() ==
+          env_option_specs(spec.id).size() + (short_nnpi ? 1 : 0));
   }
 }
 

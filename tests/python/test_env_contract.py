@@ -81,13 +81,20 @@ class ContractTest(unittest.TestCase):
         self.assertGreaterEqual(len(specs), 2 * len(memplace.paper_workloads()) + 2)
         self.assertEqual([s["id"] for s in specs], memplace.list_envs())
         # Every id on the default hardware; on the other models (the same code on other
-        # numbers), one small workload each.
-        checked = [s for s in specs if s["hardware"] is None or s["workload"] == "mobilenet-v2"]
-        self.assertEqual({s["hardware"] for s in checked} - {None},
-                         set(memplace.list_hardware()) - {"nnpi"})
+        # numbers), one small workload each; suite v1's instances, one per kind.
+        checked = [s for s in specs if s["suite"] is None and s["hardware"] in (None, "nnpi")
+                   or s["workload"] in ("mobilenet-v2", "resnet18-b1")]
+        self.assertEqual({s["hardware"] for s in checked} - {None}, set(memplace.list_hardware()))
+        self.assertEqual(len([s for s in checked if s["suite"]]), 3)
         for spec in checked:
             with self.subTest(env=spec["id"]):
                 self.assert_conforms(spec["id"])
+        # Masked actions that take their fallback, in both masked kinds (Gymnasium's default).
+        for kind in ("sequential", "malloc"):
+            env_id = memplace.env_id(kind, "cm2" if kind == "malloc" else "cm1", "resnet18-b1",
+                                     "edge-tpu")
+            with self.subTest(env=env_id, masked_action="fallback"):
+                self.assert_conforms(env_id, masked_action="fallback")
 
     def test_generic_ids_with_workload_and_hardware_files(self):
         chain, toy_hw = os.path.join(DATA, "chain.yaml"), os.path.join(DATA, "toy-hw.yaml")

@@ -501,6 +501,9 @@ TEST_CASE("onnx import: unsupported ops and unknown shapes name the node") {
   const std::string shape_message = error_of(dynamic.save("symbolic.onnx"));
   CHECK(contains(shape_message, "/act/Relu"));
   CHECK(contains(shape_message, "static shape"));
+  // The dimension is named first: the tensors are only where it surfaced.
+  CHECK(contains(shape_message, "the symbolic dim 'batch' (input 'x') has no value"));
+  CHECK(contains(shape_message, "--dim NAME=VALUE"));
   ImportOptions batch_one;
   batch_one.dynamic_dim = 1;
   const Workload fixed = dynamic.import("symbolic.onnx", batch_one);

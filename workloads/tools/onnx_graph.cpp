@@ -61,6 +61,16 @@ const std::vector<std::int64_t>& Graph::shape(const Node& node, int t) const {
   }
   const Tensor& tensor = tensors[static_cast<std::size_t>(t)];
   if (!tensor.shape) {
+    if (!unset_dims.empty()) {
+      std::string dims;
+      for (const std::string& d : unset_dims)
+        dims += (dims.empty() ? "" : ", ") + d;
+      const bool one = unset_dims.size() == 1;
+      fail(std::string(one ? "the symbolic dim " : "the symbolic dims ") + dims +
+           (one ? " has" : " have") + " no value, so tensors such as '" + tensor.name +
+           "' (read by node '" + label(node) +
+           "') have no static shape: give it with --dim NAME=VALUE");
+    }
     std::string message = "tensor '";
     message += tensor.name;
     message += "' has no static shape (export with fixed input sizes, or set the dynamic dims)";
@@ -305,8 +315,12 @@ class GraphBuilder {
 
 namespace {
 
-// Gives the symbolic dims of the graph inputs their values, by name.
-void set_input_dims(onnx::ModelProto& model, const InputShapes& shapes, const std::string& origin) {
+// Gives the symbolic dims of the graph inputs their values, by name; returns those left without
+// one ("'seq' (input 'input_ids')"), each once.
+std::vector<std::string> set_input_dims(onnx::ModelProto& model, const InputShapes& shapes,
+                                        const std::string& origin) {
+  std::vector<std::string> unset;
+  std::set<std::string> unset_names;
   std::unordered_set<std::string> initializers;
   for (const auto& init : model.graph().initializer())
     initializers.insert(init.name());
@@ -322,6 +336,9 @@ void set_input_dims(onnx::ModelProto& model, const InputShapes& shapes, const st
         dim.set_dim_value(it->second);
       else if (shapes.other_dims > 0)
         dim.set_dim_value(shapes.other_dims);
+      else if (unset_names.insert(name).second)
+        unset.push_back((name.empty() ? std::string("(unnamed)") : "'" + name + "'") + " (input '" +
+                        input.name() + "')");
     }
   }
   for (const auto& [name, value] : shapes.dims) {
@@ -333,6 +350,7 @@ void set_input_dims(onnx::ModelProto& model, const InputShapes& shapes, const st
                      (known.empty() ? "the inputs have no named dims" : "named dims: " + known) +
                      ")");
   }
+  return unset;
 }
 
 // The most a dim may be, as the exporter wrote it into the model's metadata
@@ -449,11 +467,13 @@ Graph load_graph(const std::filesystem::path& path, const InputShapes& shapes) {
   for (const auto& [name, value] : shapes.dims)
     if (value <= 0) throw InputError(origin + ": dim " + name + ": must be at least 1");
   check_dim_limits(model, shapes, origin);
-  set_input_dims(model, shapes, origin);
+  std::vector<std::string> unset = set_input_dims(model, shapes, origin);
   make_inputs_static(model, shapes, origin);
   check_positive_attributes(model.graph(), origin);
   infer_shapes_folding(model, origin);
-  return GraphBuilder(origin).build(model.graph());
+  Graph graph = GraphBuilder(origin).build(model.graph());
+  graph.unset_dims = std::move(unset);
+  return graph;
 }
 
 }  // namespace memplace::onnx_import

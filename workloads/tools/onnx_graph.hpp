@@ -43,6 +43,9 @@ struct Graph {
   std::string origin;  // the file name, for error messages
   std::vector<Tensor> tensors;
   std::vector<Node> nodes;  // topological order (stable: file order where the file allows)
+  // The graph inputs' symbolic dims that were given no value, as "'seq' (input 'input_ids')": a
+  // tensor without a static shape is almost always their doing, and the error says so.
+  std::vector<std::string> unset_dims;
 
   // "<origin>: node '<name>' (<op>): <message>", the one-line error every check uses.
   [[noreturn]] void fail(const Node& node, std::string_view message) const;
