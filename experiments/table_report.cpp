@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/number_format.hpp"
+#include "env/optimum/certificate.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -91,7 +92,7 @@ void write_references(std::ostringstream& out, const TableConfig& config,
     const WorkloadReference* r = find_reference(references, w);
     out << "| " << workload_label(w) << " | ";
     if (!r || r->optimum_speedup <= 0)
-      out << "unknown (`memplace optimum " << workload_label(w) << "`)";
+      out << "unknown (`" << optimum::optimum_command(config.model_of(w)) << "`)";
     else if (r->optimum_proven)
       out << format_fixed(r->optimum_speedup, 4);
     else

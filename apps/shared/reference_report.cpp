@@ -1,6 +1,7 @@
 #include "apps/shared/reference_report.hpp"
 
 #include "apps/shared/text_table.hpp"
+#include "env/optimum/certificate.hpp"
 
 namespace memplace::cli {
 
@@ -56,12 +57,8 @@ std::string optimum_note(const Simulator& sim, const std::optional<optimum::Cert
            "hold, as no mapping is faster under v2 than under v1 (docs/cost-model.md)";
   }
   if (!c) {
-    // The command as it was asked for: the workload as given (a file for one of the user's own).
-    std::string command = "memplace optimum " + model.workload;
-    if (model.hardware != kDefaultHardware) command += " --hardware " + model.hardware;
-    if (model.memory_time)
-      command += " --memory-time " + std::string(combine_name(*model.memory_time));
-    return what + ": no shipped optimum certificate; `" + command + "` computes it";
+    return what + ": no shipped optimum certificate; `" + optimum::optimum_command(model) +
+           "` computes it";
   }
   if (c->proven()) return what + ": optimum proven by " + c->solver + " (docs/optimum.md)";
   return what + ": optimum not proven within " + format_fixed(c->time_limit_s, 0) + " s by " +

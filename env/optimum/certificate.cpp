@@ -193,6 +193,14 @@ std::string certificate_name(const Simulator& sim) {
          std::string(combine_name(sim.memory_time()));
 }
 
+std::string optimum_command(const ModelSpec& model) {
+  std::string command = "memplace optimum " + model.workload;
+  if (model.hardware != kDefaultHardware) command += " --hardware " + model.hardware;
+  if (model.memory_time)
+    command += " --memory-time " + std::string(combine_name(*model.memory_time));
+  return command;
+}
+
 std::optional<Certificate> shipped_certificate(const Simulator& sim) {
   if (sim.dynamics() != Dynamics::pinned) return std::nullopt;  // certificates are v0's
   const std::string name = certificate_name(sim);

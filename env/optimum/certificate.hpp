@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "env/model/inputs/mapping.hpp"
+#include "env/model/model_spec.hpp"
 #include "env/model/simulator.hpp"
 #include "env/optimum/solver.hpp"
 
@@ -70,6 +71,9 @@ Certificate parse_certificate(std::string_view text, std::string_view origin, co
 
 // "bert-base.nnpi.max": the shipped certificate's name for this simulator.
 std::string certificate_name(const Simulator& sim);
+// "memplace optimum my-net.yaml --hardware edge-tpu": the command that computes the certificate
+// of the model as given (the workload's name or file, the chip, a memory-time rule set apart).
+std::string optimum_command(const ModelSpec& model);
 // The shipped certificate of this simulator's workload, hardware and rule, if there is one for
 // exactly this model.
 std::optional<Certificate> shipped_certificate(const Simulator& sim);

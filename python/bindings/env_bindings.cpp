@@ -1,5 +1,6 @@
 // memplace._memplace.Env: one environment with Gymnasium's reset/step signatures. The Python class
 // memplace.Env derives from it and adds the space objects (python/memplace/env.py).
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -17,8 +18,11 @@ namespace {
 
 class PyEnv {
  public:
-  PyEnv(const std::string& id, const py::dict& options)
-      : env_(make(id, to_option_map(options))), arrays_(env_->observation()) {}
+  PyEnv(const std::string& id, const py::dict& options, const std::string& observation)
+      : layout_(observation_layout(observation)),
+        env_(make(id, to_option_map(options))),
+        arrays_(env_->observation(), layout_),
+        replaces_(replaces_masked_actions(*env_)) {}
 
   const std::string& id() const { return env_->id(); }
 
@@ -27,6 +31,7 @@ class PyEnv {
     check_reset_options(options, sequential != nullptr);
     const std::optional<std::uint64_t> s = read_seed(seed);
     ResetResult r = open().reset(s);
+    episode_actions_.clear();
     if (!options.is_none() && py::len(options) != 0) {
       read_integers(options["start"], "reset option 'start'", action_);
       Mapping start(action_.size());
@@ -38,14 +43,15 @@ class PyEnv {
       }
       r = sequential->reset_to(start);
     }
-    return py::make_tuple(arrays_.single(r.obs), info_dict(r.info));
+    return py::make_tuple(arrays_.single(r.obs), info_dict(r.info, replaces_));
   }
 
   py::tuple step(py::handle action) {
     read_integers(action, "action", action_);
     const StepResult r = open().step(action_);
+    episode_actions_.insert(episode_actions_.end(), action_.begin(), action_.end());
     return py::make_tuple(arrays_.single(r.obs), py::float_(r.reward), py::bool_(r.terminated),
-                          py::bool_(r.truncated), info_dict(r.info));
+                          py::bool_(r.truncated), info_dict(r.info, replaces_));
   }
 
   void close() { closed_ = true; }
@@ -55,11 +61,25 @@ class PyEnv {
     return *env_;
   }
   const Env& env() const { return *env_; }
+  ObservationLayout layout() const { return layout_; }
+
+  // The actions of the episode so far, one row per step (a replay makes the same state again:
+  // the dynamics are deterministic).
+  py::array_t<std::int64_t> episode_actions() const {
+    const std::size_t width = std::max<std::size_t>(1, action_.size());
+    py::array_t<std::int64_t> out({static_cast<py::ssize_t>(episode_actions_.size() / width),
+                                   static_cast<py::ssize_t>(width)});
+    std::copy(episode_actions_.begin(), episode_actions_.end(), out.mutable_data());
+    return out;
+  }
 
  private:
+  ObservationLayout layout_;
   std::unique_ptr<Env> env_;
   ObservationArrays arrays_;
-  std::vector<std::int64_t> action_;  // reused by every step
+  std::vector<std::int64_t> action_;           // reused by every step
+  std::vector<std::int64_t> episode_actions_;  // since the last reset, row after row
+  bool replaces_;  // masked_action=fallback: info says when it did
   bool closed_ = false;
 };
 
@@ -67,8 +87,13 @@ class PyEnv {
 
 void bind_env(py::module_& m) {
   py::class_<PyEnv>(m, "Env", "One placement environment (use memplace.make).")
-      .def(py::init<const std::string&, const py::dict&>(), py::arg("id"),
-           py::arg("options") = py::dict())
+      .def(py::init<const std::string&, const py::dict&, const std::string&>(), py::arg("id"),
+           py::arg("options") = py::dict(), py::arg("observation") = "graph")
+      .def_property_readonly("observation",
+                             [](const PyEnv& e) {
+                               return e.layout() == ObservationLayout::flat ? "flat" : "graph";
+                             })
+      .def("_episode_actions", &PyEnv::episode_actions)
       .def_property_readonly("id", &PyEnv::id)
       .def("reset", &PyEnv::reset, py::kw_only(), py::arg("seed") = py::none(),
            py::arg("options") = py::none(),

@@ -17,10 +17,12 @@ namespace {
 class PyVectorEnv {
  public:
   PyVectorEnv(const std::string& id, std::size_t num_envs, py::handle seed, const py::dict& options,
-              int num_threads)
+              int num_threads, const std::string& observation)
       : first_seed_(read_seed(seed)),
+        layout_(observation_layout(observation)),
         envs_(id, num_envs, to_option_map(options), VectorEnvOptions{num_threads}),
-        arrays_(envs_.env(0).observation()) {
+        arrays_(envs_.env(0).observation(), layout_),
+        replaces_(replaces_masked_actions(envs_.env(0))) {
     if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: one per core)");
   }
 
@@ -36,7 +38,7 @@ class PyVectorEnv {
       r = envs.reset(s);
     }
     started_ = true;
-    return py::make_tuple(arrays_.batch(r.obs), info_batch(r.infos));
+    return py::make_tuple(arrays_.batch(r.obs), info_batch(r.infos, replaces_));
   }
 
   py::tuple step(py::handle actions) {
@@ -64,7 +66,7 @@ class PyVectorEnv {
       truncated.mutable_data()[i] = r.truncated[static_cast<std::size_t>(i)] != 0;
     }
     return py::make_tuple(arrays_.batch(r.obs), rewards, terminated, truncated,
-                          info_batch(r.infos));
+                          info_batch(r.infos, replaces_));
   }
 
   void close() {
@@ -77,11 +79,14 @@ class PyVectorEnv {
     return envs_;
   }
   const VectorEnv& envs() const { return envs_; }
+  ObservationLayout layout() const { return layout_; }
 
  private:
   std::optional<std::uint64_t> first_seed_;
+  ObservationLayout layout_;
   VectorEnv envs_;
   ObservationArrays arrays_;
+  bool replaces_;  // masked_action=fallback: infos say when it did
   std::vector<std::int64_t> actions_;
   bool started_ = false;
   bool closed_ = false;
@@ -112,9 +117,15 @@ class PyVectorEnv {
 
 void bind_vector_env(py::module_& m) {
   py::class_<PyVectorEnv>(m, "VectorEnv", "num_envs copies of one environment (memplace.make_vec).")
-      .def(py::init<const std::string&, std::size_t, py::handle, const py::dict&, int>(),
+      .def(py::init<const std::string&, std::size_t, py::handle, const py::dict&, int,
+                    const std::string&>(),
            py::arg("id"), py::arg("num_envs"), py::arg("seed") = py::none(),
-           py::arg("options") = py::dict(), py::arg("num_threads") = 0)
+           py::arg("options") = py::dict(), py::arg("num_threads") = 0,
+           py::arg("observation") = "graph")
+      .def_property_readonly("observation",
+                             [](const PyVectorEnv& v) {
+                               return v.layout() == ObservationLayout::flat ? "flat" : "graph";
+                             })
       .def_property_readonly("id", [](const PyVectorEnv& v) { return v.envs().id(); })
       .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.envs().num_envs(); })
       .def_property_readonly("num_threads",

@@ -22,18 +22,29 @@ def _action_space(spec: dict, copies: int | None = None):
     return MultiDiscrete(nvec) if copies is None else MultiDiscrete(np.tile(nvec, (copies, 1)))
 
 
-def _observation_space(spec: dict, copies: int | None = None) -> Dict:
-    """The observation space (python/bindings/observation_arrays.hpp describes the arrays);
-    with `copies`, every entry gets a leading axis of that length."""
+def _observation_space(spec: dict, copies: int | None = None, layout: str = "graph") -> Dict:
+    """The observation space (python/bindings/observation_arrays.hpp describes the arrays, in the
+    graph or the flat layout); with `copies`, every entry gets a leading axis of that length."""
     lead = () if copies is None else (copies,)
     n, e = spec["num_nodes"], spec["num_edges"]
+    grid = tuple(spec["occupancy_shape"])
+    mask = MultiBinary(lead + (spec["mask_size"],) if lead else spec["mask_size"])
+    if layout == "flat":
+        spaces = {
+            "nodes": Box(0.0, 1.0, lead + (n * spec["static_features"],), np.float32),
+            "edge_index": Box(0.0, float(max(n - 1, 0)), lead + (2 * e,), np.float32),
+            "node_state": Box(0.0, 1.0, lead + (n * spec["dynamic_features"],), np.float32),
+            "action_mask": mask,
+        }
+        if grid[0] > 0:
+            spaces["occupancy"] = Box(0.0, 1.0, lead + (int(np.prod(grid)),), np.float32)
+        return Dict(spaces)
     spaces = {
         "nodes": Box(0.0, 1.0, lead + (n, spec["static_features"]), np.float32),
         "edge_links": Box(0, max(n - 1, 0), lead + (e, 2), np.int64),
         "node_state": Box(0.0, 1.0, lead + (n, spec["dynamic_features"]), np.float32),
-        "action_mask": MultiBinary(lead + (spec["mask_size"],) if lead else spec["mask_size"]),
+        "action_mask": mask,
     }
-    grid = tuple(spec["occupancy_shape"])
     if grid[0] > 0:  # the allocation game's time x address occupancy per on-chip memory
         spaces["occupancy"] = Box(0.0, 1.0, lead + grid, np.float32)
     return Dict(spaces)
@@ -70,10 +81,10 @@ class Env(_ClosesOnExit, _memplace.Env):
     metadata = {"render_modes": []}
     render_mode = None
 
-    def __init__(self, id: str, options: dict | None = None):
-        super().__init__(id, dict(options or {}))
+    def __init__(self, id: str, options: dict | None = None, observation: str = "graph"):
+        super().__init__(id, dict(options or {}), observation)
         spec = self._observation_spec()
-        self.observation_space = _observation_space(spec)
+        self.observation_space = _observation_space(spec, layout=observation)
         self.action_space = _action_space(self._action_spec())
         _name_columns(self, spec)
 
@@ -103,17 +114,17 @@ class VectorEnv(_ClosesOnExit, _memplace.VectorEnv):
     render_mode = None
 
     def __init__(self, id: str, num_envs: int, seed: int | None = None, num_threads: int = 0,
-                 options: dict | None = None):
+                 options: dict | None = None, observation: str = "graph"):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool):
             raise TypeError(f"num_envs must be an integer, got {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        super().__init__(id, int(num_envs), seed, dict(options or {}), num_threads)
+        super().__init__(id, int(num_envs), seed, dict(options or {}), num_threads, observation)
         spec = self._observation_spec()
         action = self._action_spec()
-        self.single_observation_space = _observation_space(spec)
+        self.single_observation_space = _observation_space(spec, layout=observation)
         self.single_action_space = _action_space(action)
-        self.observation_space = _observation_space(spec, self.num_envs)
+        self.observation_space = _observation_space(spec, self.num_envs, observation)
         self.action_space = _action_space(action, self.num_envs)
         _name_columns(self, spec)
 
@@ -121,15 +132,18 @@ class VectorEnv(_ClosesOnExit, _memplace.VectorEnv):
         return f"memplace.VectorEnv({self.id!r}, num_envs={self.num_envs})"
 
 
-def make(id: str, **options) -> Env:
+def make(id: str, observation: str = "graph", **options) -> Env:
     """Makes an environment by id (``memplace.list_envs()``), with options by name
-    (``memplace.env_options(id)``), e.g. ``make("memplace/single-step/resnet50-v0",
-    invalid="rectify")``. An unknown id or a bad option raises ValueError naming it."""
-    return Env(id, options)
+    (``memplace.env_options(id)``), e.g. ``make("memplace/single-step-resnet50-on-nnpi-cm0-v0",
+    invalid="rectify")``. ``observation``: "graph" (2-D arrays, edge_links) or "flat" (1-D
+    float32 rows and edge_index, for MLP policies; docs/python.md, "Observations"). An unknown
+    id or a bad option raises ValueError naming it."""
+    return Env(id, options, observation)
 
 
 def make_vec(id: str, num_envs: int = 1, seed: int | None = None, num_threads: int = 0,
-             **options) -> VectorEnv:
-    """``num_envs`` copies of ``make(id, **options)``. ``seed`` seeds the first ``reset()`` that
-    is given none (copy i gets seed + i); ``num_threads`` = 0 uses one thread per core."""
-    return VectorEnv(id, num_envs, seed, num_threads, options)
+             observation: str = "graph", **options) -> VectorEnv:
+    """``num_envs`` copies of ``make(id, observation, **options)``. ``seed`` seeds the first
+    ``reset()`` that is given none (copy i gets seed + i); ``num_threads`` = 0 uses one thread
+    per core."""
+    return VectorEnv(id, num_envs, seed, num_threads, options, observation)

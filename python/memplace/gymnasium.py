@@ -27,7 +27,6 @@ import numpy as np
 import memplace
 
 
-LAYOUTS = ("flat", "graph")
 # The options a Gymnasium id is made with unless given (masked_action only where the kind has it).
 GYMNASIUM_OPTIONS = {"masked_action": "fallback"}
 
@@ -55,77 +54,9 @@ def to_gymnasium_space(space, spaces):
     raise TypeError(f"no Gymnasium equivalent of {space!r}")
 
 
-class _FlatLayout:
-    """The observation as 1-D arrays (what SB3's checker, MLP policies and FlattenObservation
-    take): nodes (N*F,), node_state (N*D,), edge_index (2*E,) — sources then targets, float32,
-    exact below 2^24 nodes —, action_mask (K,) int8 and, in the allocation game, occupancy
-    (G*32*32,). The static arrays are made once; the rest are views of the env's arrays."""
-
-    def __init__(self, env, gymnasium, copies=None):
-        spaces = gymnasium.spaces
-        spec = env._observation_spec()
-        n, e, k = spec["num_nodes"], spec["num_edges"], spec["mask_size"]
-        nodes = n * spec["static_features"]
-        grid = int(np.prod(spec["occupancy_shape"]))
-        lead = () if copies is None else (copies,)
-
-        def box(size, high=1.0):
-            return spaces.Box(0.0, high, lead + (size,), np.float32)
-
-        entries = {"nodes": box(nodes), "edge_index": box(2 * e, float(max(n - 1, 0))),
-                   "node_state": box(n * spec["dynamic_features"]),
-                   "action_mask": spaces.MultiBinary(lead + (k,) if lead else k)}
-        if spec["occupancy_shape"][0] > 0:
-            entries["occupancy"] = box(grid)
-        self.space = spaces.Dict(entries)
-        self.copies = copies
-        edges = np.asarray(env.edge_index, dtype=np.float32).reshape(-1)
-        self._edges = edges if copies is None else np.broadcast_to(edges, (copies, edges.size))
-        self._nodes = None  # from the first observation, whose nodes array every step shares
-
-    def __call__(self, obs):
-        if self._nodes is None:
-            nodes = obs["nodes"]
-            self._nodes = nodes.reshape(nodes.shape[:-2] + (-1,))
-        state = obs["node_state"]
-        out = {"nodes": self._nodes, "edge_index": self._edges,
-               "node_state": state.reshape(state.shape[:-2] + (-1,)),
-               "action_mask": obs["action_mask"]}
-        if "occupancy" in obs:
-            grid = obs["occupancy"]
-            out["occupancy"] = grid.reshape(grid.shape[:-3] + (-1,))
-        return out
-
-
-class _GraphLayout:
-    """The observation as memplace.make gives it (docs/python.md, "Observations")."""
-
-    def __init__(self, env, gymnasium, copies=None):
-        single = getattr(env, "single_observation_space", env.observation_space)
-        self.space = to_gymnasium_space(single, gymnasium.spaces)
-        if copies is not None:
-            self.space = gymnasium.vector.utils.batch_space(self.space, copies)
-
-    def __call__(self, obs):
-        return obs
-
-
-def _layout(observation, env, gymnasium, copies=None):
-    """The layout `observation` names, for a single env or (with `copies`) a vector env's batch."""
-    if observation not in LAYOUTS:
-        raise ValueError(f"observation={observation!r}: expected one of {', '.join(LAYOUTS)}")
-    cls = _FlatLayout if observation == "flat" else _GraphLayout
-    return cls(env, gymnasium, copies)
-
-
 def _with_defaults(memplace_id: str, options: dict) -> dict:
     names = {o["name"] for o in memplace.env_options(memplace_id)}
     return {**{k: v for k, v in GYMNASIUM_OPTIONS.items() if k in names}, **options}
-
-
-def _copied(action):
-    """An action kept for a replay: the caller may reuse its array for the next step."""
-    return action if isinstance(action, (int, np.integer)) else np.array(action, copy=True)
 
 
 @functools.cache  # one class per Gymnasium module: pickles find it again (_unpickled_env)
@@ -142,22 +73,20 @@ def _adapter(gymnasium):
             # Gymnasium's make has already warned about a render mode the env does not have.
             self.render_mode = render_mode
             self._made = (memplace_id, render_mode, observation, options)
-            self.env = memplace.make(memplace_id, **_with_defaults(memplace_id, options))
-            self._layout = _layout(observation, self.env, gymnasium)
-            self.observation_space = self._layout.space
+            self.env = memplace.make(memplace_id, observation,
+                                     **_with_defaults(memplace_id, options))
+            self.observation_space = to_gymnasium_space(self.env.observation_space,
+                                                        gymnasium.spaces)
             self.action_space = to_gymnasium_space(self.env.action_space, gymnasium.spaces)
-            self._episode = None  # (seed, options, actions) since the last reset
+            self._reset_with = None  # (seed, options) of the last reset, for a pickled copy
 
         def reset(self, *, seed=None, options=None):
             super().reset(seed=seed)  # seeds Gymnasium's np_random
-            obs, info = self.env.reset(seed=seed, options=options)
-            self._episode = (seed, options, [])
-            return self._layout(obs), info
+            self._reset_with = (seed, options)
+            return self.env.reset(seed=seed, options=options)
 
         def step(self, action):
-            obs, reward, terminated, truncated, info = self.env.step(action)
-            self._episode[2].append(_copied(action))
-            return self._layout(obs), reward, terminated, truncated, info
+            return self.env.step(action)
 
         def action_masks(self) -> np.ndarray:
             """The allowed actions now, as bools (MaskablePPO's protocol; memplace.Env's)."""
@@ -169,14 +98,24 @@ def _adapter(gymnasium):
         def close(self):
             self.env.close()
 
-        def __getattr__(self, name):
-            # memplace.Env's extras (simulator, edge_index, mapping, current_tensor, ...).
-            if name.startswith("_") or "env" not in self.__dict__:
-                raise AttributeError(name)
-            return getattr(self.env, name)
+        # memplace.Env's extras, as properties: a class with __getattr__ makes every attribute
+        # lookup on it slower (CPython's slot_tp_getattr_hook), 3 % of a step through SB3.
+        simulator = property(lambda self: self.env.simulator)
+        edge_index = property(lambda self: self.env.edge_index)
+        episode_length = property(lambda self: self.env.episode_length)
+        options = property(lambda self: self.env.options)
+        placement_order = property(lambda self: self.env.placement_order)
+        current_tensor = property(lambda self: self.env.current_tensor)
+        mapping = property(lambda self: self.env.mapping)
+        tensor_offsets = property(lambda self: self.env.tensor_offsets)
+        candidates = property(lambda self: self.env.candidates)
+        node_feature_names = property(lambda self: self.env.node_feature_names)
+        node_state_names = property(lambda self: self.env.node_state_names)
 
         def __getstate__(self):
-            return {"made": self._made, "episode": self._episode,
+            episode = None if self._reset_with is None else (
+                *self._reset_with, self.env._episode_actions())
+            return {"made": self._made, "episode": episode,
                     "np_random": None if self._np_random is None
                     else self._np_random.bit_generator.state}
 
@@ -189,10 +128,9 @@ def _adapter(gymnasium):
             self.__init__(memplace_id, render_mode, observation, **options)
             if state["episode"] is not None:
                 seed, reset_options, actions = state["episode"]
-                self.env.reset(seed=seed, options=reset_options)
+                self.reset(seed=seed, options=reset_options)
                 for action in actions:
-                    self.env.step(action)
-                self._episode = (seed, reset_options, list(actions))
+                    self.env.step(action if action.size > 1 else int(action[0]))
             if state["np_random"] is not None:
                 self._np_random, _ = gymnasium.utils.seeding.np_random(0)
                 self._np_random.bit_generator.state = state["np_random"]
@@ -217,13 +155,15 @@ def _vector_adapter(gymnasium):
                      num_threads: int = 0, observation: str = "flat", **options):
             self.render_mode = render_mode
             self.envs = memplace.make_vec(memplace_id, num_envs, num_threads=num_threads,
+                                          observation=observation,
                                           **_with_defaults(memplace_id, options))
             self.num_envs = self.envs.num_envs
-            self._layout = _layout(observation, self.envs, gymnasium, self.num_envs)
-            self.single_observation_space = _layout(observation, self.envs, gymnasium).space
+            self.single_observation_space = to_gymnasium_space(
+                self.envs.single_observation_space, gymnasium.spaces)
             self.single_action_space = to_gymnasium_space(self.envs.single_action_space,
                                                           gymnasium.spaces)
-            self.observation_space = self._layout.space
+            self.observation_space = vector.utils.batch_space(self.single_observation_space,
+                                                              self.num_envs)
             self.action_space = vector.utils.batch_space(self.single_action_space, self.num_envs)
 
         def _infos(self, infos: dict) -> dict:
@@ -237,22 +177,26 @@ def _vector_adapter(gymnasium):
                                      f"list [s, s + 1, ..., s + {self.num_envs - 1}]")
                 seed = seed[0]
             obs, infos = self.envs.reset(seed=seed, options=options)
-            return self._layout(obs), self._infos(infos)
+            return obs, self._infos(infos)
 
         def step(self, actions):
             obs, rewards, terminated, truncated, infos = self.envs.step(actions)
-            return self._layout(obs), rewards, terminated, truncated, self._infos(infos)
+            return obs, rewards, terminated, truncated, self._infos(infos)
 
         def action_masks(self) -> np.ndarray:
             """(num_envs, K) bools; a copy that resets at the next step allows every action (its
             action is ignored), so a masked softmax never sees an all-False row."""
             return self.envs.action_masks()
 
-        def __getattr__(self, name):
-            # memplace.VectorEnv's extras (simulator, edge_index, mapping(i), current_tensor).
-            if name.startswith("_") or "envs" not in self.__dict__:
-                raise AttributeError(name)
-            return getattr(self.envs, name)
+        # memplace.VectorEnv's extras (properties, not __getattr__: see GymnasiumEnv).
+        simulator = property(lambda self: self.envs.simulator)
+        edge_index = property(lambda self: self.envs.edge_index)
+        episode_length = property(lambda self: self.envs.episode_length)
+        current_tensor = property(lambda self: self.envs.current_tensor)
+
+        def mapping(self, index: int):
+            """Copy `index`'s mapping so far (sequential env and allocation game)."""
+            return self.envs.mapping(index)
 
         def close(self, **kwargs):
             self.envs.close()

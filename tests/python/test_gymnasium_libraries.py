@@ -26,6 +26,13 @@ def needs(*names):
                                     "them; docs/python.md, \"The library set\")")
 
 
+def readme_snippet():
+    """The README's Python snippet that uses sb3-contrib."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        return next(b for b in re.findall(r"```python\n(.*?)```", f.read(), flags=re.S)
+                    if "sb3_contrib" in b)
+
+
 def snippets():
     """docs/python.md's Python snippets of the section on Stable-Baselines3 / MaskablePPO /
     CleanRL, in order."""
@@ -111,6 +118,9 @@ class MaskablePPOTest(unittest.TestCase):
 
     def test_the_snippet_for_maskable_ppo(self):
         exec(snippets()[1], {})
+
+    def test_the_readmes_snippet(self):
+        exec(readme_snippet(), {})
 
 
 @needs("gymnasium", "torch")
