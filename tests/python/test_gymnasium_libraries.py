@@ -11,6 +11,7 @@ import unittest
 import warnings
 
 import memplace
+import memplace.gymnasium  # noqa: F401 - at the top, as docs/python.md says: spawned workers too
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HAVE = {name: importlib.util.find_spec(name) is not None
@@ -99,6 +100,22 @@ class StableBaselinesTest(unittest.TestCase):
             envs = make_vec_env(env_id, n_envs=2, seed=0)
             PPO("MultiInputPolicy", envs, n_steps=32, batch_size=32, seed=0).learn(64)
         PPO("MultiInputPolicy", KINDS[1], n_steps=32, batch_size=32, seed=0).learn(32)
+
+    def test_spawned_workers_find_the_ids(self):
+        # SubprocVecEnv's workers start afresh and import this module again (its top-level
+        # import registers the ids there): no line for them in a user's script.
+        from stable_baselines3.common.env_util import make_vec_env
+        from stable_baselines3.common.vec_env import SubprocVecEnv
+
+        envs = make_vec_env(KINDS[1], n_envs=2, seed=0, vec_env_cls=SubprocVecEnv,
+                            vec_env_kwargs={"start_method": "spawn"})
+        try:
+            envs.reset()
+            obs, rewards, dones, infos = envs.step([0, 1])
+            self.assertEqual(obs["node_state"].shape[0], 2)
+            self.assertEqual(len(envs.env_method("action_masks")), 2)
+        finally:
+            envs.close()
 
     def test_the_snippet_for_stable_baselines3(self):
         exec(snippets()[0], {})
