@@ -145,17 +145,30 @@ class RegistrationTest(unittest.TestCase):
 
     def test_every_old_id_still_makes_its_environment(self):
         with StandInGymnasium() as gym:
+            for spec in memplace.env_specs():
+                if spec["suite"] is not None:
+                    continue  # never had an old id
+                old = memplace.gymnasium.legacy_gymnasium_id(spec["path_id"])
+                with self.subTest(old=old):
+                    self.assertEqual(gym.registry[old].kwargs, {"memplace_id": spec["id"]})
+                    # memplace.make takes the path id itself, with the same options (the short
+                    # ids on nnpi leave the hardware open).
+                    options = {o["name"] for o in memplace.env_options(spec["path_id"])}
+                    self.assertLessEqual({o["name"] for o in memplace.env_options(spec["id"])},
+                                         options)
+            # Made, one of each kind: the new environment, and the same one by its path id.
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
-                for spec in memplace.env_specs():
-                    if spec["suite"] is not None:
-                        continue  # never had an old id
-                    old = memplace.gymnasium.legacy_gymnasium_id(spec["path_id"])
-                    with self.subTest(old=old):
-                        self.assertEqual(gym.make(old).env.id, spec["id"])
-                        # memplace.make takes the path id itself.
-                        self.assertEqual(memplace.make(spec["path_id"]).options,
-                                         memplace.make(spec["id"]).options)
+                for old, path_id, new in (
+                        ("memplace/sequential-mobilenet-v2-on-edge-tpu-v0",
+                         "memplace/sequential/mobilenet-v2@edge-tpu-v0",
+                         "memplace/sequential-mobilenet-v2-on-edge-tpu-cm0-v0"),
+                        ("memplace/single-step-resnet50-v1", "memplace/single-step/resnet50-v1",
+                         "memplace/single-step-resnet50-on-nnpi-cm1-v0"),
+                        ("memplace/malloc-mobilenet-v2-v2", "memplace/malloc/mobilenet-v2-v2",
+                         "memplace/malloc-mobilenet-v2-on-nnpi-cm2-v0")):
+                    self.assertEqual(gym.make(old).env.id, new)
+                    self.assertEqual(memplace.make(path_id).options, memplace.make(new).options)
 
     def test_the_gymnasium_defaults_and_any_option_passing_through(self):
         with StandInGymnasium() as gym:
