@@ -10,13 +10,9 @@
 #include "apps/commands.hpp"
 #include "apps/shared/stop_signals.hpp"
 #include "apps/shared/validators.hpp"
-#include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
-#include "experiments/suite_table_report.hpp"
 #include "experiments/table_config.hpp"
-#include "experiments/table_plots.hpp"
-#include "experiments/table_references.hpp"
-#include "experiments/table_report.hpp"
+#include "experiments/table_folder_report.hpp"
 #include "experiments/table_runner.hpp"
 
 namespace memplace::cli {
@@ -103,25 +99,19 @@ void run_table(const TableCommandOptions& o, Streams io) {
     if (outcome.interrupted) throw Interrupted(std::to_string(missing) + " runs not finished");
     return;
   }
-  const std::vector<experiments::WorkloadReference> references =
-      experiments::workload_references(c);
-  const std::vector<experiments::TableRow> rows =
-      experiments::summarize(c, outcome.cells, references);
-  const std::string markdown = experiments::table_markdown(c, rows, missing, references);
-  write_file_atomically(runner.folder() / "table.csv", experiments::table_csv(rows));
-  write_file_atomically(runner.folder() / "timing.csv", experiments::timing_csv(rows));
-  write_file_atomically(runner.folder() / "table.md", markdown);
-  const std::vector<std::filesystem::path> figures =
-      experiments::write_table_plots(runner, outcome.cells, rows);
-  // A suite table leads with its aggregate report; its table.md has a column per instance.
-  const experiments::SuiteReport suite =
-      c.suite.empty() ? experiments::SuiteReport{}
-                      : experiments::write_suite_report(runner, outcome.cells, rows, missing);
-  const bool suite_report = !suite.written.empty();
-  io.out << (suite_report ? suite.markdown : markdown) << "\n"
-         << "table folder: " << runner.folder().string() << " ("
-         << (suite_report ? "suite.md, suite.csv, " : "") << "table.md, table.csv, timing.csv, "
-         << figures.size() + (suite_report ? 2 : 0) << " figures, runs/)\n";
+  if (outcome.external_missing > 0) {
+    std::string rows;
+    for (const auto& [row, about] : c.external)
+      rows += (rows.empty() ? "" : ", ") + row;
+    io.err << "table: " << outcome.external_missing << " runs of external agents (" << rows
+           << ") are not in " << runner.folder().string()
+           << " yet: their own code makes them (memplace.suite.run; docs/python.md, \"Suite "
+              "runs\"); the report covers the finished runs\n";
+  }
+  const experiments::TableFolderReport report =
+      experiments::write_table_folder_report(runner, outcome.cells, missing);
+  io.out << report.markdown << "\n"
+         << "table folder: " << runner.folder().string() << " (" << report.files << ")\n";
   if (outcome.interrupted)
     throw Interrupted(std::to_string(missing) +
                       " runs not finished; rerun the same command to complete them");

@@ -15,6 +15,7 @@
 #include "base/yaml_input.hpp"
 #include "env/model/mapping_io.hpp"
 #include "env/model/references.hpp"
+#include "experiments/external_run.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
@@ -25,8 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kRunFiles[] = {"result.yaml", "curve.csv", "best_mapping.yaml",
-                                     "config.yaml"};
+// A run folder's files (docs/leaderboard.md, "The run folder"): config.yaml for memplace's own
+// agents, run.yaml for external ones.
+constexpr const char* kRunFiles[] = {"result.yaml", "curve.csv", "best_mapping.yaml", "config.yaml",
+                                     "run.yaml"};
 
 // The config of a suite table folder, every run of which has finished.
 TableConfig load_suite_table_config(const fs::path& folder) {
@@ -61,6 +64,13 @@ CellResult rescore_run(const fs::path& run, const std::string& agent, const std:
                      claimed.workload + ", seed " + std::to_string(claimed.seed) + ", not of " +
                      agent + " on " + instance + ", seed " + std::to_string(seed));
   const std::vector<agents::CurveRow> curve = read_curve_csv(run / "curve.csv");
+  if (config.is_external(agent)) {
+    const fs::path facts = run / "run.yaml";
+    if (!fs::exists(facts))
+      throw InputError(facts.string() + ": missing (an external agent's run records the env it " +
+                       "played and the libraries it ran on there; docs/leaderboard.md)");
+    parse_external_run_yaml(YamlInput::read_file(facts), facts.string());
+  }
   auto claim_fails = [&](const std::string& what) { check.discrepancies.push_back({where, what}); };
 
   CellResult rescored = claimed;
@@ -217,7 +227,9 @@ void pack_submission(const fs::path& table, const fs::path& out, Submission subm
   if (fs::exists(out)) throw InputError(out.string() + ": exists; give a new folder");
   if (submission.agents.empty())
     for (const std::string& row : config.agents)
-      submission.agents[row] = agents::find_agent(config.agent_of(row)).summary;
+      submission.agents[row] = config.is_external(row)
+                                   ? config.external.at(row).description
+                                   : agents::find_agent(config.agent_of(row)).summary;
   if (submission.date.empty()) submission.date = today();
   // Everything is written into a sibling folder first, renamed into place at the end: a stopped
   // pack leaves no half-made submission.
@@ -270,10 +282,11 @@ std::string leaderboard_markdown(const std::vector<SubmissionCheck>& checks) {
         << "|---:|---|---:|---:|---:|---|---|\n";
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const auto& [check, agg] = entries[k];
-      out << "| " << k + 1 << " | " << agg->agent << " | " << share_percent(agg->iqm) << " ["
-          << share_percent(agg->iqm_interval.low) << ", " << share_percent(agg->iqm_interval.high)
-          << "] | " << share_percent(agg->mean) << " | " << agg->runs << " | "
-          << check->submission.name << " (" << check->submission.date << ", `"
+      out << "| " << k + 1 << " | " << agg->agent
+          << (check->config.is_external(agg->agent) ? " (external)" : "") << " | "
+          << share_percent(agg->iqm) << " [" << share_percent(agg->iqm_interval.low) << ", "
+          << share_percent(agg->iqm_interval.high) << "] | " << share_percent(agg->mean) << " | "
+          << agg->runs << " | " << check->submission.name << " (" << check->submission.date << ", `"
           << check->folder.filename().string() << "`) | " << check->submission.agents.at(agg->agent)
           << " |\n";
     }

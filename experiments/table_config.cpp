@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "agents/registry.hpp"
@@ -127,6 +128,30 @@ void note_row_fields(std::vector<std::string>& meaning, const TableConfig& saved
     return it == c.hyperparameters.end() ? OptionMap{} : it->second;
   };
   note_options(meaning, "hyperparameters." + row, of(saved), of(next));
+  auto external = [&](const TableConfig& c) {
+    const auto it = c.external.find(row);
+    return it == c.external.end() ? ExternalAgent{} : it->second;
+  };
+  const ExternalAgent before = external(saved), after = external(next);
+  note_difference(meaning, "external." + row + ".description", before.description,
+                  after.description);
+  note_difference(meaning, "external." + row + ".code", before.code, after.code);
+  note_difference(meaning, "external." + row + ".env", before.env, after.env);
+}
+
+bool registered_agent(const std::string& name) {
+  const auto& registry = agents::agent_registry();
+  return std::any_of(registry.begin(), registry.end(),
+                     [&](const agents::AgentInfo& a) { return a.name == name; });
+}
+
+// A row of its own name (a variant's or an external agent's): not an agent's, and usable as a run
+// folder's name.
+void require_row_name(const std::string& row, const std::string& field, const char* what) {
+  require(!registered_agent(row), field + ": '" + row + "' is an agent's own name (memplace's " +
+                                      row + "); give " + what + " another");
+  require(row.find_first_of("/\\ \t") == std::string::npos,
+          field + ": '" + row + "' names run folders and cannot hold '/', '\\' or spaces");
 }
 
 }  // namespace
@@ -146,6 +171,7 @@ TableChange compare_tables(const TableConfig& saved, const TableConfig& next) {
   same_cells.jobs = saved.jobs;
   same_cells.hyperparameters = saved.hyperparameters;
   same_cells.variants = saved.variants;
+  same_cells.external = saved.external;
   if (change.meaning.empty() && same_cells.to_yaml() != saved.to_yaml())
     change.meaning.push_back("a field beyond agents, workloads and seeds (see config.yaml)");
 
@@ -225,12 +251,7 @@ void TableConfig::resolve() {
     const std::string field = "variants." + row;
     require(std::find(agents.begin(), agents.end(), row) != agents.end(),
             field + ": '" + row + "' is not in agents");
-    const auto& registry = agents::agent_registry();
-    require(std::none_of(registry.begin(), registry.end(),
-                         [&](const agents::AgentInfo& a) { return a.name == row; }),
-            field + ": '" + row + "' is an agent's own name; give the variant another");
-    require(row.find_first_of("/\\ \t") == std::string::npos,
-            field + ": '" + row + "' names run folders and cannot hold '/', '\\' or spaces");
+    require_row_name(row, field, "the variant");
     try {
       agents::find_agent(agent);
     } catch (const InputError& e) {
@@ -240,9 +261,37 @@ void TableConfig::resolve() {
   for (const auto& [agent, values] : hyperparameters)
     require(std::find(agents.begin(), agents.end(), agent) != agents.end(),
             "hyperparameters." + agent + ": '" + agent + "' is not in agents");
-  // Each cell's config checks the agent, its hyperparameters and the model.
+  for (const auto& [row, about] : external) {
+    const std::string field = "external." + row;
+    require(std::find(agents.begin(), agents.end(), row) != agents.end(),
+            field + ": '" + row + "' is not in agents");
+    require(!variants.contains(row), field + ": '" + row + "' is a variant too");
+    require_row_name(row, field, "the external agent");
+    require(!about.description.empty(), field + ".description: empty (say what the agent is)");
+    require(!about.code.empty(), field + ".code: empty (where its code is, with its version)");
+    require(std::find(std::begin(kExternalEnvKinds), std::end(kExternalEnvKinds), about.env) !=
+                std::end(kExternalEnvKinds),
+            field + ".env: '" + about.env + "' (single-step or sequential)");
+  }
+  for (const std::string& row : agents) {
+    if (is_external(row)) continue;
+    try {
+      agents::find_agent(agent_of(row));
+    } catch (const InputError& e) {
+      require(false, "agents: " + std::string(e.what()) +
+                         "; an agent of your own is an `external` row (docs/leaderboard.md, " +
+                         "\"External agents\")");
+    }
+  }
+  // Each cell's config checks the agent, its hyperparameters and the model; an external row's
+  // hyperparameters are its own.
   std::map<std::string, OptionMap> resolved;
   for (const std::string& agent : agents) {
+    if (is_external(agent)) {
+      if (const auto it = hyperparameters.find(agent); it != hyperparameters.end())
+        resolved[agent] = it->second;
+      continue;
+    }
     agents::TrainConfig c = cell(agent, workloads.front(), 0);
     c.resolve();
     resolved[agent] = c.hyperparameters;
@@ -257,6 +306,9 @@ const std::string& TableConfig::agent_of(const std::string& row) const {
 
 agents::TrainConfig TableConfig::cell(const std::string& agent, const std::string& workload,
                                       std::uint64_t seed) const {
+  if (is_external(agent))
+    throw std::logic_error("table config: '" + agent +
+                           "' is an external agent: memplace does not run it");
   agents::TrainConfig c;
   static_cast<agents::ScoringEnv&>(c) = *this;
   c.model = model_of(workload);
@@ -296,6 +348,14 @@ std::string TableConfig::to_yaml() const {
     for (const auto& [row, agent] : variants)
       out << "  " << row << ": " << yaml_quoted(agent) << "\n";
   }
+  if (!external.empty()) {  // absent when empty: earlier table folders compare equal
+    out << "external:\n";
+    for (const auto& [row, about] : external)
+      out << "  " << row << ":\n"
+          << "    description: " << yaml_quoted(about.description) << "\n"
+          << "    code: " << yaml_quoted(about.code) << "\n"
+          << "    env: " << yaml_quoted(about.env) << "\n";
+  }
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
   for (const auto& [agent, values] : hyperparameters) {
     out << "  " << agent << ":" << (values.empty() ? " {}" : "") << "\n";
@@ -308,10 +368,11 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   const YamlInput in(text, std::string(origin));
   const YAML::Node& root = in.root();
   in.require_map(root, "table");
-  in.reject_unknown_keys(root,
-                         {"agents", "workloads", "suite", "split", "hardware", "seeds", "budget",
-                          "jobs", "env_version", "env_options", "variants", "hyperparameters"},
-                         "table");
+  in.reject_unknown_keys(
+      root,
+      {"agents", "workloads", "suite", "split", "hardware", "seeds", "budget", "jobs",
+       "env_version", "env_options", "variants", "external", "hyperparameters"},
+      "table");
   TableConfig c;
   auto names = [&](const char* key, std::vector<std::string>& out) {
     const YAML::Node n = in.optional(root, key, key);
@@ -372,6 +433,24 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
     for (const auto& item : n) {
       const std::string row = in.key(item.first, "variants");
       c.variants[row] = in.string(item.second, "variants." + row);
+    }
+  }
+  if (const YAML::Node n = in.optional(root, "external", "external");
+      n.IsDefined() && !n.IsNull()) {
+    in.require_map(n, "external");
+    for (const auto& item : n) {
+      const std::string row = in.key(item.first, "external");
+      const std::string field = "external." + row;
+      in.require_map(item.second, field);
+      in.reject_unknown_keys(item.second, {"description", "code", "env"}, field);
+      ExternalAgent& about = c.external[row];
+      auto text = [&](const char* key) {
+        const std::string name = field + "." + key;
+        return in.string(in.require(item.second, key, name), name);
+      };
+      about.description = text("description");
+      about.code = text("code");
+      about.env = text("env");
     }
   }
   if (const YAML::Node n = in.optional(root, "hyperparameters", "hyperparameters");

@@ -24,6 +24,21 @@ namespace memplace::experiments {
 // hold dots: "qwen2.5-0.5b-decode-b1-kv512@tpu-v4i").
 std::string workload_label(const std::string& entry);
 
+// An agent memplace does not have (docs/leaderboard.md, "External agents"): a row of a table's
+// `agents` whose runs its own code makes — memplace.suite.run in Python (docs/python.md, "Suite
+// runs") — scored and recorded by memplace as every run is (experiments/external_run.hpp).
+// `memplace table` reads its finished runs and never runs it.
+struct ExternalAgent {
+  std::string description;  // what it is, one line (the leaderboard's "what it is")
+  std::string code;         // where its code is, with its version
+  std::string env;          // the env kind its runs play: single-step or sequential
+  friend bool operator==(const ExternalAgent&, const ExternalAgent&) = default;
+};
+
+// The env kinds an external agent's runs may play: their final mappings are scored as the
+// table's runs are (a table is under cost model v0 or v1; the allocation game is v2's).
+inline constexpr const char* kExternalEnvKinds[] = {"single-step", "sequential"};
+
 // Every run's model and scoring (ScoringEnv: hardware, env version, env options) are the table's;
 // the model's workload is each of `workloads` in turn.
 struct TableConfig : agents::ScoringEnv {
@@ -44,6 +59,10 @@ struct TableConfig : agents::ScoringEnv {
   // ablation: `egrl-unseeded: egrl` and hyperparameters.egrl-unseeded.seed_chromosomes false).
   // Keys are names listed in `agents`, values registered agents.
   std::map<std::string, std::string> variants;
+  // Rows listed in `agents` that are agents of their own code (above); their hyperparameters
+  // (in `hyperparameters`) are free-form: memplace records them and checks nothing.
+  std::map<std::string, ExternalAgent> external;
+  bool is_external(const std::string& row) const { return external.contains(row); }
 
   // Checks every field (agents and their hyperparameters against the registry, duplicates,
   // ranges) and fills in defaults. Throws InputError naming the field.
@@ -61,11 +80,12 @@ struct TableConfig : agents::ScoringEnv {
   // instance's hardware for a suite instance.
   ModelSpec model_of(const std::string& entry) const;
 
-  // The registered agent a row of `agents` runs: its variant's agent, or the name itself.
+  // The registered agent a row of `agents` runs: its variant's agent, or the name itself (an
+  // external row's own name).
   const std::string& agent_of(const std::string& row) const;
 
-  // The run of one cell (`agent`: a row of `agents`): its agent, workload and seed, one thread,
-  // checkpoints every tenth of the budget.
+  // The run of one cell (`agent`: a row of `agents`, not an external one): its agent, workload
+  // and seed, one thread, checkpoints every tenth of the budget.
   agents::TrainConfig cell(const std::string& agent, const std::string& workload,
                            std::uint64_t seed) const;
 };

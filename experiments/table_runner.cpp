@@ -122,8 +122,9 @@ void resolve_and_check(TableConfig& config) {
                        "' (their run folders would collide)");
   }
   for (const std::string& agent : config.agents)
-    for (const std::string& workload : config.workloads)
-      agents::check_runnable(config.cell(agent, workload, 0));
+    if (!config.is_external(agent))
+      for (const std::string& workload : config.workloads)
+        agents::check_runnable(config.cell(agent, workload, 0));
 }
 
 // The config a table folder was made with (its config.yaml), resolved.
@@ -176,7 +177,8 @@ TableExtension extension_of(const TableConfig& saved, const TableConfig& next, T
   for (const Cell& cell : after) {
     const fs::path folder = runs / cell_folder_name(cell.agent, cell.workload, cell.seed);
     const bool new_cell = !had.contains(key_of(cell));
-    if (new_cell) require_run_of(next.cell(cell.agent, cell.workload, cell.seed), folder);
+    if (new_cell && !next.is_external(cell.agent))
+      require_run_of(next.cell(cell.agent, cell.workload, cell.seed), folder);
     if (fs::exists(folder / kResultFile))
       ++extension.finished_kept;
     else if (new_cell)
@@ -362,6 +364,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
 
   std::vector<std::optional<CellResult>> results(cells.size());
   std::vector<Cell> pending;
+  std::size_t external_missing = 0;
   std::string finished;  // the finished cells' indices, for the ranks to compare
   run_agreed(ranks, OnRanks::every, [&] {
     for (const Cell& cell : cells) {
@@ -369,6 +372,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       if (fs::exists(result)) {
         results[cell.index] = parse_result_yaml(YamlInput::read_file(result), result.string());
         finished += std::to_string(cell.index) + " ";
+      } else if (config_.is_external(cell.agent)) {
+        ++external_missing;  // its own code makes it (experiments/external_run.hpp)
       } else {
         pending.push_back(cell);
       }
@@ -409,7 +414,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   std::mutex mutex;  // guards results, progress, failure and the counters
   TableProgress state;
   state.cells_total = cells.size();
-  state.cells_done = cells.size() - pending.size();
+  state.cells_done = cells.size() - pending.size() - external_missing;
   state.ranks = ranks.size();
   state.share_total = mine.size();
   std::vector<std::size_t> run_here;  // the cells this rank finished, in finishing order
@@ -420,7 +425,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
   auto should_stop = [&] { return abort.load() || (stop && stop()); };
   // With several ranks, the finished runs of them all (rank 0 counts result.yaml files).
   auto count_finished = [&] {
-    std::size_t done = cells.size() - pending.size();
+    std::size_t done = cells.size() - pending.size() - external_missing;
     for (const Cell& cell : pending)
       done += fs::exists(result_file(cell)) ? 1 : 0;
     return done;
@@ -490,11 +495,24 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
 
   TableOutcome outcome;
   outcome.cells_run = run_here.size();
+  outcome.external_missing = external_missing;
   outcome.interrupted = interrupted.load();
   if (ranks.size() > 1) gather_results(ranks, cells, run_here, results, outcome);
   for (std::optional<CellResult>& r : results)
     if (r) outcome.cells.push_back(std::move(*r));
   outcome.interrupted = outcome.interrupted && outcome.cells.size() < cells.size();
+  return outcome;
+}
+
+TableOutcome TableRunner::finished() const {
+  TableOutcome outcome;
+  for (const Cell& cell : table_cells(config_)) {
+    const fs::path result = cell_folder(cell.agent, cell.workload, cell.seed) / kResultFile;
+    if (fs::exists(result))
+      outcome.cells.push_back(parse_result_yaml(YamlInput::read_file(result), result.string()));
+    else if (config_.is_external(cell.agent))
+      ++outcome.external_missing;
+  }
   return outcome;
 }
 

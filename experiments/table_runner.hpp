@@ -73,7 +73,8 @@ struct TableProgress {
   std::size_t share_done = 0;
   double wall_seconds = 0;
   // Of the runs this call runs (this rank's share): the seconds until the last one ends, from
-  // each run's expected cost scaled by what the finished runs took (experiments/remaining_time.hpp).
+  // each run's expected cost scaled by what the finished runs took
+  // (experiments/remaining_time.hpp).
   double seconds_left = 0;
   std::string last_finished;  // "egrl on bert-base, seed 3: 0.9812x"
 };
@@ -81,8 +82,10 @@ struct TableProgress {
 struct TableOutcome {
   std::vector<CellResult> cells;  // every finished cell, in table order (agent, workload, seed)
   std::size_t cells_run = 0;      // of them, run (or resumed) now (by any rank)
-  bool interrupted = false;       // stopped on request (on any rank); unfinished cells kept their
-                                  // checkpoints
+  // Unfinished cells of external agents (TableConfig::external), which their own code makes.
+  std::size_t external_missing = 0;
+  bool interrupted = false;  // stopped on request (on any rank); unfinished cells kept their
+                             // checkpoints
 };
 
 // What opening a table folder that holds a config whose finished runs would change meaning
@@ -114,12 +117,16 @@ class TableRunner {
   TableRunner(TableConfig config, std::filesystem::path out, ProcessGroup& ranks = single_process(),
               ConfigChange on_change = ConfigChange::refuse);
 
-  // Runs every missing cell (this rank's share of them). `progress` is called on rank 0 (from
-  // one thread at a time) whenever one of its cells finishes; `stop` is polled by every running
-  // cell after each batch: the cells checkpoint and the call returns with `interrupted`. A
-  // failure on any rank throws on every rank once all have stopped.
+  // Runs every missing cell (this rank's share of them) but those of external agents. `progress` is
+  // called on rank 0 (from one thread at a time) whenever one of its cells finishes; `stop` is
+  // polled by every running cell after each batch: the cells checkpoint and the call returns with
+  // `interrupted`. A failure on any rank throws on every rank once all have stopped.
   TableOutcome run(const std::function<void(const TableProgress&)>& progress = {},
                    const std::function<bool()>& stop = {});
+
+  // The finished cells, as run() returns them, running nothing (the report of a table whose
+  // runs an external agent's code has just made).
+  TableOutcome finished() const;
 
   const TableConfig& config() const { return config_; }
   const std::filesystem::path& folder() const { return out_; }

@@ -37,12 +37,14 @@ FILE_SETS = [
     ("scripts/generated-tables.sh", "test"),  # tests/cli/generated_tables.sh
     ("scripts/slurm-table.sbatch", "test"),  # tests/cli/slurm_script.sh runs it outside Slurm
     ("scripts/pack-figures.sh", "run"),
+    ("scripts/python-baselines.sh", "python-agents"),
     ("scripts/table-estimate-check.py", "run"),
     ("scripts/try-slurm.sh", None),  # installs Slurm and munge itself; documented there
     ("tests/*", "test"),
     ("bench/*.py", "test"),  # `make bench` installs the test set
     ("python/memplace/*.py", "run"),
     ("python/examples/*.py", "test"),  # run by tests/python/test_reinforce_example.py
+    ("python/baselines/*.py", "python-agents"),  # tests/python/test_baselines.py when importable
 ]
 # The set each make target installs before its recipe runs (Makefile); a target missing here is an
 # error.

@@ -51,7 +51,8 @@ BELOW = {
     "importer": {"model inputs", "base"},
     "experiments": {"training", "agent interface", "algorithms", "nn", "optimum", "env", "model",
                     "allocation", "model inputs", "base"},
-    "python": {"python", "env", "optimum", "model", "allocation", "model inputs", "base"},
+    "python": {"python", "experiments", "training", "agent interface", "algorithms", "nn",
+               "optimum", "env", "model", "allocation", "model inputs", "base"},
 }
 BELOW["apps shared"] = set(BELOW) - {"python"}
 BELOW["apps"] = BELOW["apps shared"] | {"apps shared"}

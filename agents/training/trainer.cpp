@@ -9,6 +9,7 @@
 #include "agents/nn/gnn_file.hpp"
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
+#include "agents/training/run_record.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/version.hpp"
@@ -102,23 +103,15 @@ struct Trainer::State {
   RunFolder folder;
   std::vector<std::unique_ptr<SingleStepEnv>> envs;  // one per thread, sharing one context
   std::unique_ptr<Agent> agent;
-  std::vector<CurveRow> curve;
-  std::uint64_t evaluations = 0;
+  RunRecord record;                // the curve and the best mapping (evaluations counted there)
   double wall_before = 0;          // seconds spent before this process resumed the run
   std::string checkpoint_version;  // the memplace that wrote the checkpoint resumed from
   std::uint64_t last_checkpoint = 0;
-  // Since the last curve row.
-  std::uint64_t pending = 0, pending_valid = 0;
-  double pending_speedup = 0;
-  // The best valid mapping so far.
-  std::optional<Mapping> best;
-  double best_speedup = 0;
-  TimeFs best_latency_fs = 0;
 
-  std::uint64_t curve_interval() const { return std::max<std::uint64_t>(1, config.budget / 500); }
   const Simulator& sim() const { return envs.front()->simulator(); }
 
   void build() {
+    record.budget = config.budget;
     const int threads = thread_count(config.threads);
     envs.clear();
     envs.push_back(SingleStepEnv::make(config.model, config.env_version, config.scoring));
@@ -168,83 +161,38 @@ struct Trainer::State {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t i = begin; i < end; ++i) {
       SingleStepEnv& env = *envs[static_cast<std::size_t>(omp_get_thread_num())];
-      const Mapping& mapping = proposals[static_cast<std::size_t>(i)];
-      const std::vector<std::int64_t> action(mapping.begin(), mapping.end());
-      env.reset(0);
-      const StepResult step = env.step(action);
-      Outcome& o = outcomes[static_cast<std::size_t>(i)];
-      o.reward = step.reward;
-      o.speedup = step.info.speedup;
-      o.valid = step.info.valid;
-      o.rectified = step.info.rectified;
-      o.scored.assign(env.scored_mapping().begin(), env.scored_mapping().end());
-      o.latency_fs = step.info.latency_fs;
+      outcomes[static_cast<std::size_t>(i)] =
+          score_proposal(env, proposals[static_cast<std::size_t>(i)]);
     }
   }
 
-  void record(const std::vector<Outcome>& outcomes, double wall) {
-    for (const Outcome& o : outcomes) {
-      const bool scored_valid = o.valid || o.rectified;
-      ++evaluations;
-      ++pending;
-      if (o.valid) ++pending_valid;
-      if (scored_valid) {
-        pending_speedup += o.speedup;
-        if (!best || o.speedup > best_speedup) {
-          best = o.scored;
-          best_speedup = o.speedup;
-          best_latency_fs = o.latency_fs;
-        }
-      }
-      if (row_due()) close_row(wall);
-    }
-  }
-
-  // Evaluations an agent spent on its own model (Agent::take_model_evaluations): on the budget
-  // and the curve's axis, with no outcome of their own.
-  void charge(std::uint64_t spent, double wall) {
-    evaluations += spent;
-    if (spent > 0 && row_due()) close_row(wall);
-  }
-
-  // A curve row closes every curve_interval() evaluations, and at the end of the budget.
-  bool row_due() const {
-    const std::uint64_t last = curve.empty() ? 0 : curve.back().evaluations;
-    return evaluations - last >= curve_interval() || evaluations >= config.budget;
-  }
-
-  void close_row(double wall) {
-    if (pending == 0) return;
-    curve.push_back(CurveRow{evaluations, wall, best ? best_speedup : 0.0,
-                             pending_speedup / static_cast<double>(pending),
-                             static_cast<double>(pending_valid) / static_cast<double>(pending)});
-    pending = pending_valid = 0;
-    pending_speedup = 0;
+  void record_all(const std::vector<Outcome>& outcomes, double wall) {
+    for (const Outcome& o : outcomes)
+      record.record(o, wall);
   }
 
   void write_outputs(double wall) const {
-    write_file_atomically(folder.curve(), curve_csv(curve));
-    if (best)
-      save_mapping(folder.best_mapping(), sim(), *best, RecordedResult{best_latency_fs, true});
+    record.write(folder, sim());
     StateWriter out;
     out.put("memplace.version", memplace_version());
     out.put("trainer.config", config.to_yaml());
-    out.put("trainer.evaluations", evaluations);
+    out.put("trainer.evaluations", record.evaluations);
     out.put("trainer.wall_seconds", wall);
-    out.put("trainer.pending", pending);
-    out.put("trainer.pending_valid", pending_valid);
-    out.put("trainer.pending_speedup", pending_speedup);
+    out.put("trainer.pending", record.pending);
+    out.put("trainer.pending_valid", record.pending_valid);
+    out.put("trainer.pending_speedup", record.pending_speedup);
     std::vector<double> rows;
-    for (const CurveRow& r : curve) {
+    for (const CurveRow& r : record.curve) {
       rows.insert(rows.end(), {static_cast<double>(r.evaluations), r.wall_seconds, r.best_speedup,
                                r.batch_mean_speedup, r.valid_fraction});
     }
     out.put_array<double>("trainer.curve", rows);
-    out.put("trainer.has_best", static_cast<std::uint64_t>(best ? 1 : 0));
-    out.put_array<std::uint8_t>("trainer.best", best ? std::span<const std::uint8_t>(*best)
-                                                     : std::span<const std::uint8_t>());
-    out.put("trainer.best_speedup", best_speedup);
-    out.put("trainer.best_latency_fs", static_cast<std::int64_t>(best_latency_fs));
+    out.put("trainer.has_best", static_cast<std::uint64_t>(record.best ? 1 : 0));
+    out.put_array<std::uint8_t>("trainer.best", record.best
+                                                    ? std::span<const std::uint8_t>(*record.best)
+                                                    : std::span<const std::uint8_t>());
+    out.put("trainer.best_speedup", record.best_speedup);
+    out.put("trainer.best_latency_fs", static_cast<std::int64_t>(record.best_latency_fs));
     agent->save(out);
     out.save(folder.checkpoint());
   }
@@ -256,25 +204,25 @@ struct Trainer::State {
     if (in.get_text("trainer.config") != config.to_yaml())
       throw InputError(folder.checkpoint().string() +
                        ": the checkpoint was written for another config than config.yaml");
-    evaluations = in.get_u64("trainer.evaluations");
+    record.evaluations = in.get_u64("trainer.evaluations");
     wall_before = in.get_f64("trainer.wall_seconds");
-    pending = in.get_u64("trainer.pending");
-    pending_valid = in.get_u64("trainer.pending_valid");
-    pending_speedup = in.get_f64("trainer.pending_speedup");
+    record.pending = in.get_u64("trainer.pending");
+    record.pending_valid = in.get_u64("trainer.pending_valid");
+    record.pending_speedup = in.get_f64("trainer.pending_speedup");
     const std::vector<double> rows = in.get_array<double>("trainer.curve");
-    curve.clear();
+    record.curve.clear();
     for (std::size_t i = 0; i + 5 <= rows.size(); i += 5) {
-      curve.push_back(CurveRow{static_cast<std::uint64_t>(rows[i]), rows[i + 1], rows[i + 2],
-                               rows[i + 3], rows[i + 4]});
+      record.curve.push_back(CurveRow{static_cast<std::uint64_t>(rows[i]), rows[i + 1], rows[i + 2],
+                                      rows[i + 3], rows[i + 4]});
     }
     const bool has_best = in.get_u64("trainer.has_best") != 0;
     std::vector<std::uint8_t> best_mapping = in.get_array<std::uint8_t>("trainer.best");
-    best_speedup = in.get_f64("trainer.best_speedup");
-    best_latency_fs = in.get_i64("trainer.best_latency_fs");
-    if (has_best) best = Mapping(best_mapping.begin(), best_mapping.end());
+    record.best_speedup = in.get_f64("trainer.best_speedup");
+    record.best_latency_fs = in.get_i64("trainer.best_latency_fs");
+    if (has_best) record.best = Mapping(best_mapping.begin(), best_mapping.end());
     agent->load(in);
     in.expect_end();
-    last_checkpoint = evaluations;
+    last_checkpoint = record.evaluations;
   }
 };
 
@@ -361,11 +309,11 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
   auto write_outputs = [&] {
     s.agent->gather_over_ranks();
     run_agreed(*s.ranks, OnRanks::leader_only, [&] { s.write_outputs(wall()); });
-    s.last_checkpoint = s.evaluations;
+    s.last_checkpoint = s.record.evaluations;
   };
-  while (s.evaluations < s.config.budget) {
+  while (s.record.evaluations < s.config.budget) {
     const auto limit = static_cast<std::size_t>(
-        std::min<std::uint64_t>(s.config.budget - s.evaluations, kMaxBatch));
+        std::min<std::uint64_t>(s.config.budget - s.record.evaluations, kMaxBatch));
     const auto proposing = Clock::now();
     std::vector<Mapping> proposals = s.agent->propose(limit);
     proposing_seconds += seconds_since(proposing);
@@ -375,7 +323,7 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
           "agent '" + s.config.agent + "' proposed " + std::to_string(proposals.size()) +
           " mappings and spent " + std::to_string(model_evaluations) +
           " evaluations on its model, allowed " + std::to_string(limit) + " in all");
-    s.charge(model_evaluations, wall());
+    s.record.charge(model_evaluations, wall());
     if (proposals.empty()) break;  // the agent is done (greedy-dp converged)
     bool stop_now = stop && stop();
     const auto scoring = Clock::now();
@@ -384,28 +332,28 @@ TrainResult Trainer::run(const std::function<void(const TrainProgress&)>& progre
     const auto learning = Clock::now();
     s.agent->learn(proposals, outcomes);
     learning_seconds += seconds_since(learning);
-    s.record(outcomes, wall());
+    s.record_all(outcomes, wall());
     if (progress)
-      progress(
-          TrainProgress{s.evaluations, s.config.budget, s.best_speedup, wall(), s.agent->status()});
-    if (s.evaluations >= s.config.budget) break;
+      progress(TrainProgress{s.record.evaluations, s.config.budget, s.record.best_speedup, wall(),
+                             s.agent->status()});
+    if (s.record.evaluations >= s.config.budget) break;
     if (stop_now) {
       interrupted = true;
       break;
     }
-    if (s.evaluations - s.last_checkpoint >= s.config.checkpoint_every) write_outputs();
+    if (s.record.evaluations - s.last_checkpoint >= s.config.checkpoint_every) write_outputs();
   }
   write_outputs();
   TrainResult result;
-  result.evaluations = s.evaluations;
+  result.evaluations = s.record.evaluations;
   result.wall_seconds = wall();
   result.proposing_seconds = proposing_seconds;
   result.scoring_seconds = scoring_seconds;
   result.learning_seconds = learning_seconds;
   result.interrupted = interrupted;
-  result.best_mapping = s.best;
-  result.best_speedup = s.best_speedup;
-  result.best_latency_fs = s.best_latency_fs;
+  result.best_mapping = s.record.best;
+  result.best_speedup = s.record.best_speedup;
+  result.best_latency_fs = s.record.best_latency_fs;
   return result;
 }
 
@@ -416,7 +364,7 @@ const TrainConfig& Trainer::config() const {
   return state_->config;
 }
 const std::vector<CurveRow>& Trainer::curve() const {
-  return state_->curve;
+  return state_->record.curve;
 }
 const fs::path& Trainer::run_dir() const {
   return state_->folder.dir;
@@ -429,18 +377,6 @@ std::unique_ptr<Agent> check_runnable(TrainConfig config) {
   state.config = std::move(config);
   state.build();
   return std::move(state.agent);
-}
-
-std::string curve_csv(const std::vector<CurveRow>& rows) {
-  std::string out = "evaluations,wall_seconds,best_speedup,batch_mean_speedup,valid_fraction\n";
-  char line[256];
-  for (const CurveRow& r : rows) {
-    std::snprintf(line, sizeof line, "%llu,%.3f,%.9f,%.9f,%.6f\n",
-                  static_cast<unsigned long long>(r.evaluations), r.wall_seconds, r.best_speedup,
-                  r.batch_mean_speedup, r.valid_fraction);
-    out += line;
-  }
-  return out;
 }
 
 }  // namespace memplace::agents

@@ -23,21 +23,13 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "agents/training/run_record.hpp"
 #include "agents/training/train_config.hpp"
 #include "base/process_group.hpp"
 #include "env/model/inputs/mapping.hpp"
 #include "env/model/inputs/time.hpp"
 
 namespace memplace::agents {
-
-struct CurveRow {
-  std::uint64_t evaluations = 0;  // so far
-  double wall_seconds = 0;        // so far (the only column that differs between reruns)
-  double best_speedup = 0;        // of the best valid mapping so far (0 until one is found)
-  double batch_mean_speedup = 0;  // mean over the evaluations since the previous row; an invalid
-                                  // mapping counts 0 (a rectified one its rectified speedup)
-  double valid_fraction = 0;      // of the evaluations since the previous row
-};
 
 struct TrainProgress {
   std::uint64_t evaluations = 0;
@@ -103,8 +95,5 @@ class Trainer {
 // every bad value (a hyperparameter the agent refuses, a workload that does not load) throws its
 // InputError before anything is written. Returns the fresh agent (to ask what it offers).
 std::unique_ptr<Agent> check_runnable(TrainConfig config);
-
-// curve.csv as text (the header line, then one line per row).
-std::string curve_csv(const std::vector<CurveRow>& rows);
 
 }  // namespace memplace::agents

@@ -22,6 +22,7 @@ void bind_simulator(py::module_& m);   // simulator_bindings.cpp: workloads, har
 void bind_env(py::module_& m);         // env_bindings.cpp: one environment
 void bind_vector_env(py::module_& m);  // vector_env_bindings.cpp: many copies at once
 void bind_registry(py::module_& m);    // registry_bindings.cpp: ids, options, shipped data
+void bind_suite(py::module_& m);       // suite_bindings.cpp: external agents' suite runs
 
 // Reads integers — a Python int, a numpy integer scalar or array, or a (nested) list or tuple of
 // them — into `out`, flattened in C order. Throws py::type_error naming `what` for anything else

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_memplace, m) {
   memplace::python::bind_simulator(m);
   memplace::python::bind_env(m);
   memplace::python::bind_vector_env(m);
+  memplace::python::bind_suite(m);
 }

@@ -14,6 +14,7 @@ docs/python.md describes the whole API; docs/tutorial.md writes a first agent.
 """
 
 from memplace._memplace import (
+    BudgetExhausted,
     Evaluation,
     Hardware,
     InputError,
@@ -44,4 +45,5 @@ __all__ = [
     "list_envs", "env_specs", "env_options", "env_id",
     "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
     "load_hardware", "list_workloads", "list_hardware", "paper_workloads", "Rng", "InputError",
+    "BudgetExhausted",
 ]

@@ -13,6 +13,7 @@
 #include "experiments/suite_scores.hpp"
 #include "experiments/svg_chart.hpp"
 #include "experiments/table_config.hpp"
+#include "tests/support/table_config_refusal.hpp"
 
 namespace memplace {
 namespace {
@@ -65,17 +66,8 @@ TEST_CASE("suite table config: a split's instances, each run on its own hardware
 }
 
 TEST_CASE("suite table config: bad suites, splits and instances are named") {
-  auto refused = [](const std::string& yaml, const std::string& expected) {
-    try {
-      TableConfig c = parse_table(yaml);
-      c.resolve();
-    } catch (const InputError& e) {
-      const std::string message = e.what();
-      CHECK_MESSAGE(message.find(expected) != std::string::npos, message);
-      return;
-    }
-    FAIL("accepted: " << yaml);
-  };
+  const auto refused = testing::check_table_config_refused;
+
   refused("agents: [sa]\nsuite: v9\n", "suite");
   refused("agents: [sa]\nsplit: dev\n", "split: a split without a suite");
   refused("agents: [sa]\nsuite: v1\nsplit: train\n", "expected dev or test, got 'train'");

@@ -14,6 +14,7 @@
 #include "env/model/inputs/workload.hpp"
 #include "env/model/references.hpp"
 #include "experiments/table_config.hpp"
+#include "tests/support/table_config_refusal.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
@@ -154,15 +155,8 @@ TEST_CASE("table config: a change of agents, workloads and seeds only adds or dr
 }
 
 TEST_CASE("table config: bad fields are refused with the file, line and field named") {
-  auto refused = [](const std::string& yaml, const std::string& message) {
-    CAPTURE(yaml);
-    CHECK_THROWS_WITH_AS(
-        [&] {
-          TableConfig c = parse(yaml);
-          c.resolve();
-        }(),
-        doctest::Contains(message.c_str()), InputError);
-  };
+  const auto refused = testing::check_table_config_refused;
+
   refused("agents: [sa]\nbudgett: 5\n", "table.yaml:2");
   refused("agents: [sa, sa]\n", "agents: 'sa' is listed twice");
   refused("agents: [nobody]\n", "unknown agent 'nobody'");
