@@ -5,6 +5,7 @@ MEMPLACE_CMAKE_BUILD_DIR names the CMake build folder (default: build/pip, confi
 use without tests or benchmarks); pointing it at an existing one (build/default) reuses what is
 already built. The program goes to <prefix>/bin, where `python3 -m memplace` finds it.
 """
+import glob
 import os
 import shutil
 import subprocess
@@ -40,6 +41,10 @@ class CMakeBuild(build_ext):
 setup(
     ext_modules=[Extension("memplace._memplace", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
-    # Built by build_ext before install_data copies it.
-    data_files=[("bin", [os.path.relpath(PROGRAM, ROOT)])],
+    # Built by build_ext before install_data copies it. The shipped suite tables go where
+    # memplace.suite.table_config looks in an installed package (<prefix>/share/memplace/tables).
+    data_files=[("bin", [os.path.relpath(PROGRAM, ROOT)]),
+                ("share/memplace/tables",
+                 sorted(os.path.relpath(path, ROOT) for path in
+                        glob.glob(os.path.join(ROOT, "docs", "results", "suite-*.yaml"))))],
 )

@@ -30,6 +30,10 @@ def run_baseline(agent, name: str, description: str, file: str, hyperparameters:
     import torch
 
     torch.set_num_threads(1)
+    # Stable-Baselines3 builds a Categorical per tensor at every step (its MultiDiscrete
+    # distribution); checking their arguments each time doubles the run's wall time and changes
+    # no result (tests/python/test_baselines.py runs with the checks on).
+    torch.distributions.Distribution.set_default_validate_args(False)
     report = memplace.suite.run(
         agent, name, out=args.out, description=description,
         # The commit is the submission's (`memplace submission pack --memplace`): a row's code

@@ -3,7 +3,8 @@
 # folder), $work (a scratch folder, removed at exit) and fail(), and defines
 # `check_installed PROGRAM PYTHON [PYTHONPATH]`, which runs an installed program and package from
 # outside the repository: `memplace list` and `evaluate`, an episode through `import memplace`
-# (which must come from the installed place, not the build tree), and `python3 -m memplace`.
+# (which must come from the installed place, not the build tree), the shipped suite table that
+# memplace.suite.run(config="quick") finds, and `python3 -m memplace`.
 # The scripts run from the repository root (a mapping file to evaluate is taken from there).
 build=$(readlink -f "$(dirname "$1")/..")
 work=$(mktemp -d)
@@ -35,6 +36,8 @@ while not done:
     observation, reward, terminated, truncated, info = env.step(action)
     steps, done = steps + 1, terminated or truncated
 print("episode of", steps, "steps, speedup", info["speedup"])
+import memplace.suite  # the shipped suite tables come with the package
+assert os.path.isfile(memplace.suite.table_config("quick")), "no suite-quick.yaml installed"
 PY
     grep -q "^episode of [1-9][0-9]* steps, speedup" episode.txt || fail "no episode: $(cat episode.txt)"
     PYTHONPATH=$pythonpath "$python" -m memplace list --ids > module-ids.txt 2>&1 ||
