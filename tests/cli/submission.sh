@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Submissions (docs/leaderboard.md): the shipped entry re-checks (exit 0); a copy with one tampered
+# Submissions (docs/leaderboard.md): the shipped entries re-check (exit 0); a copy with one tampered
 # mapping, one tampered claim or one tampered report does not (exit 1, naming the run); malformed
 # copies are refused (exit 2, naming the file); a fresh suite table packs into a submission that
 # checks, and packing over an existing folder or from a table that is not a suite table is refused.
@@ -61,6 +61,18 @@ copy
 sed -i '/^suite:/d; /^split:/d' "$work/copy/config.yaml"
 expect 2 "not a suite table" "$memplace" submission check "$work/copy"
 echo "the shipped entry checks; tampered claims exit 1, malformed folders 2"
+
+# The Python baselines' entry (external agents): it checks, and a raised claim of each of its agents
+# is caught.
+python_entry=submissions/python-baselines-quick-v1
+expect 0 "every claim reproduces" "$memplace" submission check "$python_entry"
+for agent in cleanrl-ppo; do
+  rm -rf "$work/copy"
+  cp -r "$python_entry" "$work/copy"
+  sed -i 's/^best_speedup: [0-9.e+-]*/best_speedup: 3.5/' "$work/copy/runs/$agent-resnet18-b1@edge-tpu-s1/result.yaml"
+  expect 1 "$agent-resnet18-b1@edge-tpu-s1: claims a best speedup of 3.5" "$memplace" submission check "$work/copy"
+done
+echo "the Python baselines' entry checks; a raised claim of each agent exits 1"
 
 # Pack a fresh suite table, and refuse what cannot be packed.
 "$memplace" table --suite v1 --agents sa,random --seeds 2 --budget 100 -q \
