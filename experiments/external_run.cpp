@@ -89,10 +89,7 @@ CellResult ExternalRun::finish(const std::string& status,
   std::map<std::string, std::string> all = facts;
   all["status"] = status;
   write_file_atomically(folder_.dir / "run.yaml", external_run_yaml(all));
-  agents::TrainConfig cell;
-  cell.model.workload = instance_;
-  cell.seed = seed_;
-  CellResult result = cell_result(row_, cell, record_.curve);
+  CellResult result = cell_result(row_, instance_, seed_, record_.curve);
   result.agent_status = status;
   write_file_atomically(folder_.dir / "result.yaml", result_yaml(result));
   return result;

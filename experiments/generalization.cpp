@@ -66,7 +66,8 @@ std::optional<CellResult> complete_run(const RunTask& task, const std::function<
   if (fs::exists(result)) return parse_result_yaml(YamlInput::read_file(result), result.string());
   agents::Trainer trainer = agents::Trainer::resume_or_start(task.config, task.folder);
   if (trainer.run({}, stop).interrupted) return std::nullopt;
-  CellResult r = cell_result(task.config.agent, trainer.config(), trainer.curve());
+  CellResult r =
+      cell_result(task.config.agent, task.config.model.workload, task.config.seed, trainer.curve());
   r.agent_status = trainer.agent().status();
   if (task.save_policy) agents::save_gnn(task.folder / "policy.gnn", *trainer.agent().policy());
   write_file_atomically(result, result_yaml(r));

@@ -216,12 +216,12 @@ std::vector<int> share_out(std::span<const double> costs, int ranks) {
   return owners;
 }
 
-CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
+CellResult cell_result(const std::string& row, const std::string& workload, std::uint64_t seed,
                        const std::vector<agents::CurveRow>& curve) {
   CellResult r;
   r.agent = row;
-  r.workload = config.model.workload;
-  r.seed = config.seed;
+  r.workload = workload;
+  r.seed = seed;
   if (curve.empty()) return r;
   const agents::CurveRow& last = curve.back();
   r.evaluations = last.evaluations;
@@ -442,8 +442,8 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
       interrupted.store(true);
       return;
     }
-    CellResult r = cell_result(cell.agent, trainer->config(), trainer->curve());
-    r.workload = cell.workload;  // the table's entry: a suite instance names its hardware too
+    // The table's entry for the workload: a suite instance names its hardware too.
+    CellResult r = cell_result(cell.agent, cell.workload, cell.seed, trainer->curve());
     r.agent_status = trainer->agent().status();
     write_file_atomically(folder / kResultFile, result_yaml(r));
     const std::lock_guard lock(mutex);

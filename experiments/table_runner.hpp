@@ -55,8 +55,8 @@ std::vector<int> share_out(std::span<const double> costs, int ranks);
 std::string cell_folder_name(const std::string& agent, const std::string& workload,
                              std::uint64_t seed);
 
-// A finished run's result from its row in the table, its run folder's config and curve.
-CellResult cell_result(const std::string& row, const agents::TrainConfig& config,
+// A finished run's result from its cell (row, workload label, seed) and its curve.
+CellResult cell_result(const std::string& row, const std::string& workload, std::uint64_t seed,
                        const std::vector<agents::CurveRow>& curve);
 // result.yaml: written atomically when a cell finishes; read back by a rerun.
 std::string result_yaml(const CellResult& result);

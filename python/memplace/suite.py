@@ -20,6 +20,9 @@ it is done or step on until memplace stops it. Every mapping it completes is one
 (docs/agents.md): a single-step env's step, a sequential env's episode. The run ends when the
 agent returns, or at the first step (or reset) after the budget is spent, where env raises
 memplace.BudgetExhausted and the run says so; the agent never sees an evaluation past the budget.
+With ``num_envs=n`` the agent gets a list of n envs of the instance that share the run's budget, to
+build its vector env from (Stable-Baselines3's DummyVecEnv, Gymnasium's SyncVectorEnv): they are
+stepped in turn, so the order of evaluations, and the run, stays the seed's.
 An agent that raises anything else stops the suite run: its unfinished run is run again by the
 next call with the same arguments, and the finished ones are kept.
 """
@@ -169,6 +172,16 @@ def _gymnasium_budgeted(gymnasium):
     return BudgetedGymnasiumEnv
 
 
+def _budgeted_env(env_id: str, kind: str, observation: str, options: dict, gymnasium: bool, run):
+    """One env of the run's instance (a memplace.Env, or a Gymnasium env made by gymnasium.make)
+    whose evaluations go to ``run``."""
+    if gymnasium:
+        import gymnasium as gym
+        return _gymnasium_budgeted(gym)(gym.make(env_id, observation=observation, **options), run,
+                                        kind)
+    return _BudgetedEnv(memplace.make(env_id, observation, **options), run, kind)
+
+
 def _env_options(kind: str, table_options: dict) -> dict:
     """The options the agent's env is made with: the table's model options, and for the
     single-step env its scoring too (the reward it sees is the one recorded)."""
@@ -192,7 +205,7 @@ def run(agent, name: str, *, out, description: str, code: str, config: str = "qu
         env: str = "single-step", observation: str = "flat", gymnasium: bool = False,
         hyperparameters: dict | None = None, libraries: dict | None = None,
         instances: list | None = None, seeds: int | None = None, budget: int | None = None,
-        progress: bool = True) -> SuiteReport:
+        num_envs: int = 1, progress: bool = True) -> SuiteReport:
     """Runs ``agent(env, budget, seed)`` on every cell (instance x seed) of a suite table, as the
     table's row ``name``, into the table folder ``out``, and writes the table's report.
 
@@ -208,12 +221,15 @@ def run(agent, name: str, *, out, description: str, code: str, config: str = "qu
     hyperparameters: the agent's, recorded in the config (numbers, strings, bools, lists).
     libraries: versions to record besides Python, numpy, memplace and, when imported, torch,
         Gymnasium, Stable-Baselines3 and sb3-contrib.
+    num_envs: 1 (the default) gives the agent one env; n > 1 a list of n envs sharing the budget.
 
     Resumable: finished runs are kept, an unfinished one is run again. Returns a SuiteReport;
     raises ValueError (memplace.InputError) for a bad config or folder.
     """
     if env not in ENV_KINDS:
         raise ValueError(f"env: {env!r} (a suite run plays one of {', '.join(ENV_KINDS)})")
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise ValueError(f"num_envs: {num_envs!r} (give a whole number, at least 1)")
     if not callable(agent):
         raise TypeError("agent must be callable as agent(env, budget, seed)")
     for field, value in (("name", name), ("description", description), ("code", code)):
@@ -241,21 +257,19 @@ def run(agent, name: str, *, out, description: str, code: str, config: str = "qu
         workload, hardware = instance.split("@")
         env_id = memplace.env_id(env, table["cost_model"], workload, hardware)
         recorder = _memplace._ExternalRun(os.fspath(out), row, instance, seed)
-        if gymnasium:
-            import gymnasium as gym
-            inner = gym.make(env_id, observation=observation, **options)
-            played = _gymnasium_budgeted(gym)(inner, recorder, env)
-        else:
-            played = _BudgetedEnv(memplace.make(env_id, observation, **options), recorder, env)
+        played = [_budgeted_env(env_id, env, observation, options, gymnasium, recorder)
+                  for _ in range(num_envs)]
         try:
-            agent(played, recorder.budget, int(seed))
+            agent(played if num_envs > 1 else played[0], recorder.budget, int(seed))
             status = f"returned after {recorder.evaluations} evaluations"
         except BudgetExhausted:
             status = f"stopped at the budget of {recorder.budget} evaluations"
         finally:
-            played.close()
+            for each in played:
+                each.close()
         facts = {"env": env_id, "observation": observation,
                  "api": "gymnasium" if gymnasium else "memplace",
+                 **({"num_envs": str(num_envs)} if num_envs > 1 else {}),
                  **{f"library.{k}": v for k, v in _libraries(libraries).items()}}
         result = recorder.finish(status, facts)
         if log:

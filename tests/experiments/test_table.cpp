@@ -14,11 +14,11 @@
 #include "env/model/inputs/workload.hpp"
 #include "env/model/references.hpp"
 #include "experiments/table_config.hpp"
-#include "tests/support/table_config_refusal.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 #include "tests/support/agent_harness.hpp"
+#include "tests/support/table_config_refusal.hpp"
 
 namespace memplace {
 namespace {
@@ -300,13 +300,9 @@ TEST_CASE("table report: mean, sample standard deviation, best, worst and evalua
 TEST_CASE(
     "table runner: a result's evaluations to 95 % come from its curve, and result.yaml round "
     "trips") {
-  agents::TrainConfig config;
-  config.agent = "sa";
-  config.model.workload = "bert-base";
-  config.seed = 4;
   const std::vector<agents::CurveRow> curve = {
       {10, 0.1, 0, 0, 0}, {20, 0.2, 0.5, 0.4, 1}, {30, 0.3, 0.96, 0.5, 1}, {40, 0.4, 1.0, 0.6, 1}};
-  const CellResult r = experiments::cell_result("sa", config, curve);
+  const CellResult r = experiments::cell_result("sa", "bert-base", 4, curve);
   CHECK(r.evaluations == 40);
   CHECK(r.found_valid);
   CHECK(r.best_speedup == 1.0);

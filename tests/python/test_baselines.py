@@ -62,6 +62,28 @@ class BaselinesTest(unittest.TestCase):
         self.assertIn("library.stable_baselines3", facts)
         self.assertEqual(facts["api"], '"gymnasium"')
 
+    @needs("torch", "gymnasium", "stable_baselines3")
+    def test_stable_baselines3_on_a_vector_env(self):
+        from stable_baselines3 import PPO
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        def agent(envs, budget, seed):  # SB3 counts a vector step as num_envs timesteps
+            vec = DummyVecEnv([lambda e=e: e for e in envs])
+            PPO("MultiInputPolicy", vec, n_steps=64, batch_size=64, seed=seed,
+                device="cpu").learn(total_timesteps=budget)
+
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        memplace.suite.run(agent, "sb3-ppo-vec", out=out, description="test", code="test",
+                           instances=["resnet18-b1@edge-tpu"], seeds=1, budget=300, num_envs=4,
+                           gymnasium=True, progress=False)
+        run = os.path.join(out, "runs", "sb3-ppo-vec-resnet18-b1@edge-tpu-s0")
+        result = read_fields(os.path.join(run, "result.yaml"))
+        # 300 is not a multiple of 4 x 64: the budget stops the second rollout inside a vector step.
+        self.assertEqual(result["evaluations"], "300")
+        self.assertEqual(result["agent_status"], '"stopped at the budget of 300 evaluations"')
+        self.assertEqual(read_fields(os.path.join(run, "run.yaml"))["num_envs"], '"4"')
+
     @needs("torch", "gymnasium", "stable_baselines3", "sb3_contrib")
     def test_maskable_ppo(self):
         facts = self.run_baseline("sb3_maskable_ppo", 2100, gymnasium=True)

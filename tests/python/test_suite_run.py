@@ -152,6 +152,34 @@ class SuiteRunTest(unittest.TestCase):
                          "memplace/sequential-resnet18-b1-on-edge-tpu-cm1-v0")
         self.assertEqual(facts["library.numpy"], np.__version__)
 
+    def test_several_envs_share_one_budget(self):
+        played = []  # (env index, evaluations after its step)
+
+        def agent(envs, budget, seed):
+            self.assertEqual(len(envs), 3)
+            for i, env in enumerate(envs):
+                env.action_space.seed(seed + i)
+                env.reset(seed=seed + i)
+            while True:  # the way a DummyVecEnv steps its copies: in turn
+                for i, env in enumerate(envs):
+                    env.step(env.action_space.sample())
+                    played.append((i, env.evaluations))
+                    env.reset()
+
+        self.run_suite(agent, budget=8, num_envs=3)
+        self.assertEqual(played, [(k % 3, k + 1) for k in range(8)])
+        r = self.result(self.out(), "py-agent", INSTANCES[0], 0)
+        self.assertEqual(r["evaluations"], "8")
+        self.assertEqual(r["agent_status"], "stopped at the budget of 8 evaluations")
+        facts = read_yaml_fields(os.path.join(self.out(), "runs", f"py-agent-{INSTANCES[0]}-s0",
+                                              "run.yaml"))
+        self.assertEqual(facts["num_envs"], "3")
+        one = self.out("one")  # one env: no num_envs field, and a single env, not a list
+        self.run_suite(lambda env, budget, seed: self.assertIsInstance(env.evaluations, int),
+                       out=one)
+        self.assertNotIn("num_envs", read_yaml_fields(
+            os.path.join(one, "runs", f"py-agent-{INSTANCES[0]}-s0", "run.yaml")))
+
     def test_a_stopped_call_keeps_finished_runs_and_reruns_the_interrupted_one(self):
         calls = []
 
@@ -283,6 +311,8 @@ class SuiteRunTest(unittest.TestCase):
             self.run_suite(forever, hyperparameters={"a b": 1})
         with self.assertRaisesRegex(ValueError, "neither a file nor a shipped table config"):
             self.run_suite(forever, config="nonesuch")
+        with self.assertRaisesRegex(ValueError, "num_envs: 0 "):
+            self.run_suite(forever, num_envs=0)
         with self.assertRaisesRegex(ValueError, "'nowhere@edge-tpu' is not an instance"):
             self.run_suite(forever, instances=["nowhere@edge-tpu"])
         # A different budget on a folder with finished runs would change their meaning.
