@@ -1,6 +1,7 @@
 #include "agents/registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "base/errors.hpp"
 
@@ -18,6 +19,24 @@ std::vector<std::string> default_table_agents() {
   for (const AgentInfo& info : agent_registry())
     if (info.default_row) names.push_back(info.name);
   return names;
+}
+
+std::vector<std::string> policy_agents() {
+  std::vector<std::string> names;
+  for (const AgentInfo& info : agent_registry())
+    if (info.starts_from_policy) names.push_back(info.name);
+  return names;
+}
+
+std::vector<std::string> agents_with_policy() {
+  std::vector<std::string> names;
+  for (const AgentInfo& info : agent_registry())
+    if (info.has_policy) names.push_back(info.name);
+  return names;
+}
+
+double RunCost::seconds_at_20000(std::size_t tensors) const {
+  return seconds_per_tensor * std::pow(static_cast<double>(tensors) + fixed_tensors, exponent);
 }
 
 bool AgentInfo::trains_under(ModelVersion version) const {

@@ -7,6 +7,8 @@
 // (docs/agents.md, "Adding an agent").
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -30,6 +32,19 @@ struct ToyOptimumClaim {
   OptionMap hyperparameters;
 };
 
+// What a run of the agent costs, for the order of a table's runs, their shares over ranks and its
+// time-left estimate (never a result): seconds at 20,000 evaluations, on one core of the 2-core
+// Intel Xeon development host, for a graph of n tensors, seconds_per_tensor x (n + fixed_tensors)
+// ^ exponent. Fitted to the v1 table of EGRL's three workloads (docs/results/v1/timing.csv).
+// The defaults are ea's: an agent not measured is taken to cost what ea does.
+struct RunCost {
+  double seconds_per_tensor = 0.0075;
+  double fixed_tensors = 66;
+  double exponent = 1;
+
+  double seconds_at_20000(std::size_t tensors) const;
+};
+
 struct AgentInfo {
   std::string name;
   std::string summary;
@@ -45,6 +60,14 @@ struct AgentInfo {
   // The env versions (dynamics) it trains under; v2, the addressed dynamics, needs an agent that
   // builds its mappings in a game that gives tensors addresses (mcts: the allocation game).
   std::vector<ModelVersion> versions = {ModelVersion::v0, ModelVersion::v1};
+  RunCost run_cost{};
+  // Evaluations of one benchmark run (bench/bench_agents.cpp): enough to reach the agent's steady
+  // state, few enough to repeat.
+  std::uint64_t benchmark_budget = 2000;
+  // Whether it learns a GNN policy that Agent::policy() returns (what `memplace transfer` saves;
+  // the shared agent conformance test holds it to this). Every agent that starts from a policy has
+  // one.
+  bool has_policy = false;
 
   bool trains_under(ModelVersion version) const;
   std::vector<std::string> version_names() const;  // "v0", ... in the order of `versions`
@@ -55,6 +78,11 @@ const std::vector<AgentInfo>& agent_registry();
 std::vector<std::string> registered_agent_names();
 // The default rows of a table: every agent whose AgentInfo::default_row is set, in registry order.
 std::vector<std::string> default_table_agents();
+// The agents that can start from a trained policy (AgentInfo::starts_from_policy), in registry
+// order: the generalization track's default rows.
+std::vector<std::string> policy_agents();
+// The agents with a GNN policy (AgentInfo::has_policy), in registry order.
+std::vector<std::string> agents_with_policy();
 // Throws InputError listing the known agents.
 const AgentInfo& find_agent(std::string_view name);
 std::unique_ptr<Agent> make_agent(std::string_view name, const AgentSetup& setup);

@@ -10,6 +10,7 @@
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
+#include "base/text.hpp"
 #include "experiments/generalization.hpp"
 
 namespace memplace::cli {
@@ -58,7 +59,9 @@ void add_generalize_command(CLI::App& app, Streams io) {
   auto o = std::make_shared<GeneralizeOptions>();
   experiments::GeneralizationConfig& c = o->config;
   cmd->add_option("--suite", c.suite, "A shipped suite or a suite file")->capture_default_str();
-  add_name_list(*cmd, "--agents", c.agents, "Agents with a GNN policy (comma-separated)");
+  add_name_list(*cmd, "--agents", c.agents,
+                "Agents that start from a GNN policy (comma-separated; default: every one, " +
+                    join(c.agents, ", ") + ")");
   add_name_list(*cmd, "--chips", c.chips,
                 "Chips to train on and place (default: every chip with dev and test instances)");
   add_name_list(*cmd, "--procedural", c.procedural,

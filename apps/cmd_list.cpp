@@ -7,6 +7,7 @@
 #include "agents/registry.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "base/text.hpp"
 #include "env/model/inputs/hardware.hpp"
 #include "env/model/inputs/suite.hpp"
 #include "env/model/inputs/workload.hpp"
@@ -15,13 +16,6 @@
 namespace memplace::cli {
 
 namespace {
-
-std::string join(const std::vector<std::string>& values, const std::string& separator) {
-  std::string out;
-  for (const std::string& v : values)
-    out += (out.empty() ? "" : separator) + v;
-  return out;
-}
 
 // Appends `value` unless it is empty or already there (first-appearance order).
 void add_once(std::vector<std::string>& to, const std::string& value) {
@@ -186,6 +180,8 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
                              {"envs", agent.envs},
                              {"env_versions", versions},
                              {"description", agent.summary},
+                             {"has_policy", agent.has_policy},
+                             {"starts_from_policy", agent.starts_from_policy},
                              {"hyperparameters", specs}});
   }
   if (text == nullptr) return;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/registry.hpp"
 #include "agents/training/trainer.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
@@ -16,6 +17,7 @@
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
+#include "base/text.hpp"
 #include "env/model/inputs/workload.hpp"
 #include "env/model/mapping_io.hpp"
 #include "experiments/table_references.hpp"
@@ -79,7 +81,8 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     (void)load_hardware(h);
   if (!agents::check_runnable(config)->policy())
     throw InputError("agent '" + config.agent +
-                     "' has no GNN policy to transfer (agents with one: ea, egrl, ppo, sac)");
+                     "' has no GNN policy to transfer (agents with one: " +
+                     join(agents::agents_with_policy(), ", ") + ")");
   const fs::path run = out / "train";
   agents::Trainer trainer = agents::Trainer::resume_or_start(config, run);
   const agents::TrainResult result = run_with_progress(trainer, o.quiet, io.err);
@@ -153,8 +156,9 @@ void add_transfer_command(CLI::App& app, Streams io) {
   auto* cmd = app.add_subcommand(
       "transfer", "Train on one workload, then place others zero-shot with the GNN policy");
   auto o = std::make_shared<TransferCommandOptions>();
-  o->config.agent = "egrl";
-  cmd->add_option("--agent", o->config.agent, "An agent with a GNN policy: egrl, ea, ppo, sac")
+  o->config.agent = agents::agents_with_policy().front();
+  cmd->add_option("--agent", o->config.agent,
+                  "An agent with a GNN policy: " + join(agents::agents_with_policy(), ", "))
       ->capture_default_str();
   cmd->add_option("--train", o->config.model.workload, "The workload to train on")
       ->capture_default_str();

@@ -16,11 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Long enough to reach the agent's steady state, short enough to repeat.
-std::uint64_t budget_for(const std::string& agent) {
-  return agent == "random" || agent == "sa" || agent == "greedy-dp" ? 20000 : 2000;
-}
-
 void BM_Agent(benchmark::State& state, const std::string& agent, const std::string& workload) {
   const fs::path root =
       fs::temp_directory_path() / ("memplace-bench-" + std::to_string(::getpid()));
@@ -30,7 +25,7 @@ void BM_Agent(benchmark::State& state, const std::string& agent, const std::stri
     agents::TrainConfig config;
     config.agent = agent;
     config.model.workload = workload;
-    config.budget = budget_for(agent);
+    config.budget = agents::find_agent(agent).benchmark_budget;
     config.checkpoint_every = config.budget;  // one checkpoint, at the end
     agents::Trainer trainer(config, root / std::to_string(run++));
     evaluations += trainer.run().evaluations;

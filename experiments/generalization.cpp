@@ -19,6 +19,7 @@
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
+#include "base/text.hpp"
 #include "base/yaml_input.hpp"
 #include "env/model/inputs/suite.hpp"
 #include "experiments/reward_prediction.hpp"
@@ -139,8 +140,9 @@ void GeneralizationConfig::resolve() {
     } catch (const InputError& e) {
       require(false, std::string("agents: ") + e.what());
     }
-    require(info->starts_from_policy,
-            "agents: '" + agent + "' has no GNN policy to train and fine-tune (egrl, ppo, sac do)");
+    require(info->starts_from_policy, "agents: '" + agent +
+                                          "' has no GNN policy to train and fine-tune (" +
+                                          join(agents::policy_agents(), ", ") + " do)");
   }
   require(train_budget >= 1 && k >= 1, "train_budget and k: must be at least 1");
   require(rounds >= 1 && rounds <= 100, "rounds: must be in 1..100");

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/registry.hpp"
 #include "agents/training/train_config.hpp"
 
 namespace memplace::experiments {
@@ -41,7 +42,7 @@ struct GeneralizationConfig : agents::ScoringEnv {
   GeneralizationConfig() { set_env_version(ModelVersion::v1); }
 
   std::string suite = "v1";
-  std::vector<std::string> agents = {"egrl", "ppo", "sac"};
+  std::vector<std::string> agents = agents::policy_agents();  // egrl, sac, ppo
   std::vector<std::string> chips;  // empty: every chip with dev and test instances
   std::vector<std::string> procedural = {"procedural-transformer-s1", "procedural-cnn-s1",
                                          "procedural-random-s1"};

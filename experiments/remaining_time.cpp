@@ -1,24 +1,22 @@
 #include "experiments/remaining_time.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <queue>
 #include <stdexcept>
 
+#include "agents/registry.hpp"
+
 namespace memplace::experiments {
 
 double expected_run_seconds(const std::string& agent, std::size_t tensors, std::uint64_t budget) {
-  // Seconds per tensor-and-a-fixed-part at 20,000 evaluations; mcts's search grows faster than the
-  // graph (resnet50 4.9 s, resnet101 14.5 s, bert-base 59.8 s: about tensors^1.33).
-  static const std::map<std::string, double> per_tensor = {
-      {"egrl", 0.118}, {"sac", 0.109},      {"ea", 0.0075},       {"ppo", 0.0052},
-      {"sa", 0.00033}, {"random", 0.00025}, {"greedy-dp", 0.0001}};
-  const double n = static_cast<double>(tensors);
-  const double at_20000 = agent == "mcts" ? 0.0090 * std::pow(n, 1.33)
-                          : per_tensor.contains(agent)
-                              ? per_tensor.at(agent) * (n + 66)
-                              : 0.0075 * (n + 66);  // an agent not measured: as ea
+  // Each agent's own (AgentInfo::run_cost); an external agent's runs are not memplace's to run,
+  // and are costed as an unmeasured agent's.
+  const auto& registry = agents::agent_registry();
+  const auto info = std::find_if(registry.begin(), registry.end(),
+                                 [&](const agents::AgentInfo& a) { return a.name == agent; });
+  const double at_20000 =
+      (info != registry.end() ? info->run_cost : agents::RunCost{}).seconds_at_20000(tensors);
   // Plus what every run costs besides its evaluations: making the env, writing the run folder.
   constexpr double kPerRun = 0.1;
   return kPerRun + at_20000 * static_cast<double>(budget) / 20000.0;

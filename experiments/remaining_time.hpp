@@ -12,8 +12,7 @@
 namespace memplace::experiments {
 
 // A run's expected wall time in seconds, on one core of the 2-core Intel Xeon development host:
-// fitted to the v1 table of EGRL's three workloads (docs/results/v1/timing.csv; resnet50,
-// resnet101 and bert-base on NNP-I, 20,000 evaluations), proportional to the budget, plus 0.1 s a
+// the agent's AgentInfo::run_cost at 20,000 evaluations, proportional to the budget, plus 0.1 s a
 // run for what is not an evaluation (set from a quick table's short runs). Only the
 // order of the runs, their shares over ranks and the time-left estimate depend on it, never a
 // result. docs/table.md, "Progress and the time left", says how well it predicts another table.

@@ -6,7 +6,7 @@
 // memplace's bad input, exit code 2 with the file, line and field; any other exception (it ends in
 // std::terminate), crash, hang, leak or sanitizer report is a finding.
 #include <unistd.h>
-#include <array>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +20,7 @@
 #include <system_error>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/registry.hpp"
 #include "agents/training/train_config.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
@@ -168,39 +169,42 @@ void gnn_file(std::string_view bytes) {
 }
 
 // A training run's checkpoint: each input replaces the checkpoint.bin of a short run's folder and
-// resumes it. One run per agent, so that every agent's saved state is fuzzed: the input goes to
-// the run whose agent its config record names ("agent: ppo"), sa's when it names none. Their
-// checkpoints are the seeds (fuzz/corpus/checkpoint, written by fuzz/corpus/regenerate.sh from
-// the same configs). The workload is a procedural CNN of 12 layers, built in microseconds without
-// a file: on ResNet-50, loading the workload again for every resume held the target at 35-100
-// inputs a second.
-constexpr std::array<std::string_view, 8> kCheckpointAgents = {
-    "sa", "ea", "egrl", "ppo", "sac", "mcts", "greedy-dp", "random"};
-
+// resumes it. One run per registered agent, so that every agent's saved state is fuzzed: the
+// input goes to the run whose agent its config record names ("agent: ppo"), the cheapest agent's
+// (AgentInfo::run_cost) when it names none. Their checkpoints are the seeds
+// (fuzz/corpus/checkpoint, written by fuzz/corpus/regenerate.sh from the same configs). The
+// workload is a procedural CNN of 12 layers, built in microseconds without a file: on ResNet-50,
+// loading the workload again for every resume held the target at 35-100 inputs a second.
+//
 // The GNNs at their smallest, so that the seeds stay small (kilobytes, not megabytes).
-std::string checkpoint_run_config(std::string_view agent) {
-  const bool gnn = agent == "ea" || agent == "egrl" || agent == "ppo" || agent == "sac";
-  return "agent: " + std::string(agent) +
-         "\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n" +
-         (gnn ? "hyperparameters: {hidden: 2, conv_layers: 1}\n" : "");
+std::string checkpoint_run_config(const agents::AgentInfo& agent) {
+  return "agent: " + agent.name + "\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n" +
+         (agent.has_policy ? "hyperparameters: {hidden: 2, conv_layers: 1}\n" : "");
+}
+
+const agents::AgentInfo& cheapest_agent() {
+  const auto& registry = agents::agent_registry();
+  return *std::min_element(registry.begin(), registry.end(), [](const auto& a, const auto& b) {
+    return a.run_cost.seconds_at_20000(100) < b.run_cost.seconds_at_20000(100);
+  });
 }
 
 void checkpoint(std::string_view bytes) {
-  static std::map<std::string_view, fs::path> runs;  // made on first use
-  std::string_view agent = "sa";
-  for (const std::string_view name : kCheckpointAgents) {
-    if (bytes.find("agent: " + std::string(name) + "\n") != std::string_view::npos) {
-      agent = name;
+  static std::map<std::string, fs::path> runs;  // made on first use
+  const agents::AgentInfo* agent = &cheapest_agent();
+  for (const agents::AgentInfo& info : agents::agent_registry()) {
+    if (bytes.find("agent: " + info.name + "\n") != std::string_view::npos) {
+      agent = &info;
       break;
     }
   }
-  auto [run, fresh] = runs.try_emplace(agent, scratch() / ("run-" + std::string(agent)));
+  auto [run, fresh] = runs.try_emplace(agent->name, scratch() / ("run-" + agent->name));
   if (fresh) {
-    agents::Trainer(agents::TrainConfig::parse_yaml(checkpoint_run_config(agent), "run.yaml"),
+    agents::Trainer(agents::TrainConfig::parse_yaml(checkpoint_run_config(*agent), "run.yaml"),
                     run->second)
         .run();
   }
-  write_scratch("run-" + std::string(agent) + "/checkpoint.bin", bytes);
+  write_scratch("run-" + agent->name + "/checkpoint.bin", bytes);
   agents::Trainer::resume(run->second);
 }
 

@@ -75,13 +75,15 @@ class EaAgent final : public Agent {
 }  // namespace
 
 AgentInfo ea_agent() {
-  return {kEaName,
-          "EGRL's evolution without learners: GNN policies and Boltzmann chromosomes, elites, "
-          "tournament selection, crossover, mutation",
-          {"single-step"},
-          evolution_hyperparameters(),
-          [](const AgentSetup& setup) { return std::make_unique<EaAgent>(setup); },
-          ToyOptimumClaim{.budget = 3000, .hyperparameters = {}}};
+  AgentInfo info{kEaName,
+                 "EGRL's evolution without learners: GNN policies and Boltzmann chromosomes, "
+                 "elites, tournament selection, crossover, mutation",
+                 {"single-step"},
+                 evolution_hyperparameters(),
+                 [](const AgentSetup& setup) { return std::make_unique<EaAgent>(setup); },
+                 ToyOptimumClaim{.budget = 3000, .hyperparameters = {}}};
+  info.has_policy = true;  // its best GNN individual's; run_cost: RunCost's defaults are ea's
+  return info;
 }
 
 }  // namespace memplace::agents

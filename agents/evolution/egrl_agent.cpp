@@ -190,17 +190,21 @@ AgentInfo egrl_agent() {
                    {"shared", "own"},
                    "what trains the learner: every mapping scored (shared) or only its own "
                    "rollouts (own)"});
-  return {kEgrlName,
-          "EGRL: the EA's population plus a discrete-SAC learner on a shared replay buffer, its "
-          "actor migrated into the population every generation",
-          {"single-step"},
-          std::move(specs),
-          [](const AgentSetup& setup) { return std::make_unique<EgrlAgent>(setup); },
-          // 5000 evaluations, against ea's 3000: the learner's rollouts take about a sixth of the
-          // budget. Hidden size 32 for the suite's time: the default 64 reaches the optimum of
-          // these runs too, in 4-6x the time.
-          ToyOptimumClaim{.budget = 5000, .hyperparameters = {{"hidden", "32"}}},
-          /*starts_from_policy=*/true};
+  AgentInfo info{
+      kEgrlName,
+      "EGRL: the EA's population plus a discrete-SAC learner on a shared replay buffer, its "
+      "actor migrated into the population every generation",
+      {"single-step"},
+      std::move(specs),
+      [](const AgentSetup& setup) { return std::make_unique<EgrlAgent>(setup); },
+      // 5000 evaluations, against ea's 3000: the learner's rollouts take about a sixth of the
+      // budget. Hidden size 32 for the suite's time: the default 64 reaches the optimum of
+      // these runs too, in 4-6x the time.
+      ToyOptimumClaim{.budget = 5000, .hyperparameters = {{"hidden", "32"}}},
+      /*starts_from_policy=*/true};
+  info.run_cost = {.seconds_per_tensor = 0.118};
+  info.has_policy = true;
+  return info;
 }
 
 }  // namespace memplace::agents

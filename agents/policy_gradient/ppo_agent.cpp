@@ -152,7 +152,7 @@ class PpoAgent final : public Agent {
 }  // namespace
 
 AgentInfo ppo_agent() {
-  return {
+  AgentInfo info{
       kPpoName,
       "PPO: GNN actor-critic, per-tensor categorical policy, clipped surrogate, minibatch epochs",
       {"single-step"},
@@ -193,6 +193,9 @@ AgentInfo ppo_agent() {
       [](const AgentSetup& setup) { return std::make_unique<PpoAgent>(setup); },
       std::nullopt,
       /*starts_from_policy=*/true};
+  info.run_cost = {.seconds_per_tensor = 0.0052};
+  info.has_policy = true;
+  return info;
 }
 
 }  // namespace memplace::agents

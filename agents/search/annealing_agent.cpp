@@ -99,16 +99,19 @@ class AnnealingAgent final : public Agent {
 }  // namespace
 
 AgentInfo annealing_agent() {
-  return {"sa",
-          "simulated annealing over single-tensor moves, geometric cooling over the budget",
-          {"single-step"},
-          {{"t_start", "0.1", {}, "initial temperature, in reward units (speedup - 1)"},
-           {"t_end", "0.00001", {}, "final temperature, reached when the budget is spent"},
-           search_start_option()},
-          [](const AgentSetup& setup) { return std::make_unique<AnnealingAgent>(setup); },
-          // A 12-tensor toy needs a warmer end than the default (tuned on gpt2-small): with t_end
-          // 1e-5 the chain freezes in a local optimum of some (docs/agents.md, sa).
-          ToyOptimumClaim{.budget = 10000, .hyperparameters = {{"t_end", "0.001"}}}};
+  AgentInfo info{"sa",
+                 "simulated annealing over single-tensor moves, geometric cooling over the budget",
+                 {"single-step"},
+                 {{"t_start", "0.1", {}, "initial temperature, in reward units (speedup - 1)"},
+                  {"t_end", "0.00001", {}, "final temperature, reached when the budget is spent"},
+                  search_start_option()},
+                 [](const AgentSetup& setup) { return std::make_unique<AnnealingAgent>(setup); },
+                 // A 12-tensor toy needs a warmer end than the default (tuned on gpt2-small): with
+                 // t_end 1e-5 the chain freezes in a local optimum of some (docs/agents.md, sa).
+                 ToyOptimumClaim{.budget = 10000, .hyperparameters = {{"t_end", "0.001"}}}};
+  info.run_cost = {.seconds_per_tensor = 0.00033};
+  info.benchmark_budget = 20000;
+  return info;
 }
 
 }  // namespace memplace::agents

@@ -114,16 +114,20 @@ class GreedyDpAgent final : public Agent {
 }  // namespace
 
 AgentInfo greedy_dp_agent() {
-  return {"greedy-dp",
-          "EGRL's dynamic-programming baseline: layer by layer, the best of M x M placements",
-          {"single-step"},
-          {{"restarts",
-            "false",
-            {"true", "false"},
-            "after a sweep without gain: stop (false, as EGRL) or restart from a random mapping"},
-           search_start_option()},
-          [](const AgentSetup& setup) { return std::make_unique<GreedyDpAgent>(setup); },
-          ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"restarts", "true"}}}};
+  AgentInfo info{
+      "greedy-dp",
+      "EGRL's dynamic-programming baseline: layer by layer, the best of M x M placements",
+      {"single-step"},
+      {{"restarts",
+        "false",
+        {"true", "false"},
+        "after a sweep without gain: stop (false, as EGRL) or restart from a random mapping"},
+       search_start_option()},
+      [](const AgentSetup& setup) { return std::make_unique<GreedyDpAgent>(setup); },
+      ToyOptimumClaim{.budget = 3000, .hyperparameters = {{"restarts", "true"}}}};
+  info.run_cost = {.seconds_per_tensor = 0.0001};
+  info.benchmark_budget = 20000;
+  return info;
 }
 
 }  // namespace memplace::agents

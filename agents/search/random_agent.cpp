@@ -76,11 +76,14 @@ class RandomAgent final : public Agent {
 }  // namespace
 
 AgentInfo random_agent() {
-  return {"random",
-          "uniform random mappings (sequential: masked rollouts, always valid)",
-          {"single-step", "sequential"},
-          {{"batch", "64", {}, "mappings proposed per call (throughput only)"}},
-          [](const AgentSetup& setup) { return std::make_unique<RandomAgent>(setup); }};
+  AgentInfo info{"random",
+                 "uniform random mappings (sequential: masked rollouts, always valid)",
+                 {"single-step", "sequential"},
+                 {{"batch", "64", {}, "mappings proposed per call (throughput only)"}},
+                 [](const AgentSetup& setup) { return std::make_unique<RandomAgent>(setup); }};
+  info.run_cost = {.seconds_per_tensor = 0.00025};
+  info.benchmark_budget = 20000;
+  return info;
 }
 
 }  // namespace memplace::agents

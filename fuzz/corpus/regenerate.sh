@@ -5,18 +5,23 @@ set -euo pipefail
 memplace=${1:-build/default/apps/memplace}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A checkpoint of each run the checkpoint target resumes, one per agent, from the same config
-# (fuzz/targets.cpp, checkpoint_run_config; fuzz/corpus/checkpoint-run.yaml is sa's).
+# A checkpoint of each run the checkpoint target resumes, one per registered agent, from the same
+# config (fuzz/targets.cpp, checkpoint_run_config: the GNN at its smallest for an agent with a GNN
+# policy).
 rm -f fuzz/corpus/checkpoint/*.bin
-for agent in sa ea egrl ppo sac mcts greedy-dp random; do
+"$memplace" list --json | /usr/bin/python3 -c '
+import json, sys
+for agent in json.load(sys.stdin)["agents"]:
+    print(agent["name"], "gnn" if agent["has_policy"] else "-")' > "$work/agents"
+while read -r agent network; do
   printf 'agent: %s\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n' "$agent" \
     > "$work/$agent.yaml"
-  case $agent in ea | egrl | ppo | sac)
-    echo 'hyperparameters: {hidden: 2, conv_layers: 1}' >> "$work/$agent.yaml" ;;
-  esac
+  if [[ $network == gnn ]]; then
+    echo 'hyperparameters: {hidden: 2, conv_layers: 1}' >> "$work/$agent.yaml"
+  fi
   "$memplace" train --config "$work/$agent.yaml" --out "$work/run-$agent" -q > /dev/null
   cp "$work/run-$agent/checkpoint.bin" "fuzz/corpus/checkpoint/$agent-procedural-cnn.bin"
-done
+done < "$work/agents"
 # A small GNN policy file.
 "$memplace" transfer --agent ppo --budget 200 --to resnet50 --threads 1 -p hidden=4 \
   -p conv_layers=1 --out "$work/transfer" -q > /dev/null

@@ -2,7 +2,8 @@
 // agent, in every env it supports, on toy problems small enough to brute-force. It reads the
 // agents from the registry, so a new agent is checked without an edit here (docs/agents.md,
 // "Adding an agent"): a valid mapping that replays, the brute-forced optimum where the agent
-// claims to search (AgentInfo::toy_optimum), exact resume, and the same bytes on 1 and 2 threads.
+// claims to search (AgentInfo::toy_optimum), its facts (a policy where it says it has one),
+// exact resume, and the same bytes on 1 and 2 threads.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -31,7 +32,11 @@ TEST_CASE(
       agents::TrainConfig config = testing::toy_config(toy, info.name, 300, 1);
       config.env = env;
       const std::filesystem::path run = dir.path / (info.name + "-" + env);
-      const agents::TrainResult result = agents::Trainer(config, run).run();
+      agents::Trainer trainer(config, run);
+      const agents::TrainResult result = trainer.run();
+      // Its facts hold: a GNN policy where it says it has one (what transfer saves), and none
+      // where it does not.
+      CHECK(trainer.agent().policy().has_value() == info.has_policy);
       CHECK(result.evaluations >= 1);  // greedy-dp may stop early: a sweep without gain
       CHECK(result.evaluations <= 300);
       REQUIRE(result.best_mapping);
@@ -44,6 +49,17 @@ TEST_CASE(
       CHECK(load_mapping(agents::RunFolder{run}.best_mapping(), sim).mapping ==
             *result.best_mapping);
     }
+}
+
+TEST_CASE("agent conformance: every agent's facts are consistent") {
+  for (const agents::AgentInfo& info : agents::agent_registry()) {
+    CAPTURE(info.name);
+    CHECK(!info.envs.empty());
+    CHECK((!info.starts_from_policy || info.has_policy));  // a policy to start from is one it has
+    CHECK(info.run_cost.seconds_at_20000(100) > 0);
+    CHECK(info.run_cost.seconds_at_20000(1000) > info.run_cost.seconds_at_20000(100));
+    CHECK(info.benchmark_budget >= 1);
+  }
 }
 
 TEST_CASE("agent conformance: every agent that claims to search reaches the toy optimum") {

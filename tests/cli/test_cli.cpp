@@ -472,6 +472,12 @@ TEST_CASE("list shows the environments grouped, the options of the generic ids, 
     const auto versions = agent["env_versions"].get<std::vector<std::string>>();
     const bool v2 = std::find(versions.begin(), versions.end(), "v2") != versions.end();
     CHECK(v2 == (agent["name"] == "mcts"));
+    // Its facts, as scripts read them (fuzz/corpus/regenerate.sh): a GNN policy, and whether it
+    // starts from one.
+    const std::set<std::string> with_policy = {"egrl", "ea", "sac", "ppo"};
+    const bool policy = with_policy.contains(agent["name"].get<std::string>());
+    CHECK(agent["has_policy"] == policy);
+    CHECK(agent["starts_from_policy"] == (policy && agent["name"] != "ea"));
   }
 }
 
