@@ -296,32 +296,18 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap AllocationGameEnv::options() const {
-  OptionMap o = ctx_->model_options();
-  o.merge(options_.to_options());
-  return o;
+  return ctx_->options_with(options_.to_options());
 }
-
-namespace {
-
-std::unique_ptr<Env> make_allocation_game(std::string id,
-                                          std::shared_ptr<const PlacementContext> context,
-                                          const OptionMap& own_options) {
-  return std::make_unique<AllocationGameEnv>(std::move(id), std::move(context),
-                                             StepwiseOptions::from_options(own_options));
-}
-
-}  // namespace
 
 EnvFamily allocation_game_family() {
-  return {.kind = "malloc",
-          .description = "one tensor per step at an address: the allocation game (mallocGame)",
-          .versions = {ModelVersion::v2},
-          .own_option_specs =
-              [] {
-                return StepwiseOptions::specs(
-                    "each step's change in the potential, the last step settling on the score");
-              },
-          .make = &make_allocation_game};
+  return family<AllocationGameEnv, StepwiseOptions>(
+      {.kind = "malloc",
+       .description = "one tensor per step at an address: the allocation game (mallocGame)",
+       .versions = {ModelVersion::v2},
+       .own_option_specs = [] {
+         return StepwiseOptions::specs(
+             "each step's change in the potential, the last step settling on the score");
+       }});
 }
 
 }  // namespace memplace

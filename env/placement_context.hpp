@@ -23,6 +23,12 @@ struct PlacementContext {
 
   // The model's options under this version: make(id, model_options()) names the same model.
   OptionMap model_options() const { return model.to_options(version); }
+  // An env's options(): the model's, then the family's own.
+  OptionMap options_with(OptionMap own) const {
+    OptionMap all = model_options();
+    all.merge(own);
+    return all;
+  }
   // The -v1 observation's extra features (docs/envs/README.md).
   bool streaming_features() const { return version != ModelVersion::v0; }
 

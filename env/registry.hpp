@@ -40,14 +40,28 @@ struct EnvFamily {
   // Its revision (the same under every cost model): -v<R> of its ids.
   int revision = 0;
   // Its own options, with defaults and allowed values.
-  std::vector<OptionSpec> (*own_option_specs)();
-  // Makes one on a context, from its own options resolved (every one present and valid).
+  std::vector<OptionSpec> (*own_option_specs)() = nullptr;
+  // Makes one on a context, from its own options resolved (every one present and valid); set by
+  // family<EnvT, OptionsT>().
   std::unique_ptr<Env> (*make)(std::string id, std::shared_ptr<const PlacementContext> context,
-                               const OptionMap& own_options);
+                               const OptionMap& own_options) = nullptr;
 
   // Every option of this family at `version`: the model's, then its own.
   std::vector<OptionSpec> option_specs(ModelVersion version) const;
 };
+
+// A family of EnvT, whose envs are made as EnvT(id, context, OptionsT::from_options(own options)):
+// a family registers in one expression in its own file,
+//   EnvFamily my_family() { return family<MyEnv, MyOptions>({.kind = "my-kind", ...}); }
+template <class EnvT, class OptionsT>
+EnvFamily family(EnvFamily described) {
+  described.make = [](std::string id, std::shared_ptr<const PlacementContext> context,
+                      const OptionMap& own_options) -> std::unique_ptr<Env> {
+    return std::make_unique<EnvT>(std::move(id), std::move(context),
+                                  OptionsT::from_options(own_options));
+  };
+  return described;
+}
 
 // Every family, in the order `memplace list` shows them (env/env_families.cpp).
 std::span<const EnvFamily> env_families();

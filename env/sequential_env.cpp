@@ -243,28 +243,14 @@ StepResult SequentialEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SequentialEnv::options() const {
-  OptionMap o = ctx_->model_options();
-  o.merge(options_.to_options());
-  return o;
+  return ctx_->options_with(options_.to_options());
 }
-
-namespace {
-
-std::unique_ptr<Env> make_sequential(std::string id,
-                                     std::shared_ptr<const PlacementContext> context,
-                                     const OptionMap& own_options) {
-  return std::make_unique<SequentialEnv>(std::move(id), std::move(context),
-                                         StepwiseOptions::from_options(own_options));
-}
-
-}  // namespace
 
 EnvFamily sequential_family() {
-  return {
-      .kind = "sequential",
-      .description = "one tensor per step, a memory each, masked",
-      .own_option_specs = [] { return StepwiseOptions::specs("each step's change in speedup"); },
-      .make = &make_sequential};
+  return family<SequentialEnv, StepwiseOptions>(
+      {.kind = "sequential",
+       .description = "one tensor per step, a memory each, masked",
+       .own_option_specs = [] { return StepwiseOptions::specs("each step's change in speedup"); }});
 }
 
 }  // namespace memplace

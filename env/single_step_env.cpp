@@ -195,28 +195,15 @@ StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
 }
 
 OptionMap SingleStepEnv::options() const {
-  OptionMap o = ctx_->model_options();
-  o.merge(options_.to_options());
-  return o;
+  return ctx_->options_with(options_.to_options());
 }
-
-namespace {
-
-std::unique_ptr<Env> make_single_step(std::string id,
-                                      std::shared_ptr<const PlacementContext> context,
-                                      const OptionMap& own_options) {
-  return std::make_unique<SingleStepEnv>(std::move(id), std::move(context),
-                                         SingleStepOptions::from_options(own_options));
-}
-
-}  // namespace
 
 EnvFamily single_step_family() {
-  return {.kind = "single-step",
-          .description = "the whole mapping in one step (EGRL)",
-          .versions = {ModelVersion::v0, ModelVersion::v1, ModelVersion::v2},
-          .own_option_specs = &SingleStepOptions::specs,
-          .make = &make_single_step};
+  return family<SingleStepEnv, SingleStepOptions>(
+      {.kind = "single-step",
+       .description = "the whole mapping in one step (EGRL)",
+       .versions = {ModelVersion::v0, ModelVersion::v1, ModelVersion::v2},
+       .own_option_specs = &SingleStepOptions::specs});
 }
 
 }  // namespace memplace
