@@ -19,9 +19,9 @@
 #include "base/process_group.hpp"
 #include "base/state_archive.hpp"
 #include "env/env.hpp"
-#include "env/model/inputs/mapping.hpp"
 #include "env/observation.hpp"
 #include "env/placement_context.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace::agents {
 

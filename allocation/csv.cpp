@@ -1,4 +1,4 @@
-#include "env/allocation/csv.hpp"
+#include "allocation/csv.hpp"
 
 #include <array>
 #include <charconv>

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "env/allocation/problem.hpp"
+#include "allocation/problem.hpp"
 
 namespace memplace::allocation {
 

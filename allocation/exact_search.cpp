@@ -1,11 +1,11 @@
-#include "env/allocation/exact_search.hpp"
+#include "allocation/exact_search.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <tuple>
 
-#include "env/allocation/search_common.hpp"
+#include "allocation/search_common.hpp"
 
 namespace memplace::allocation {
 namespace {

@@ -1,4 +1,4 @@
-#include "env/allocation/feasible_offsets.hpp"
+#include "allocation/feasible_offsets.hpp"
 
 #include <algorithm>
 

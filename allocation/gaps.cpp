@@ -1,4 +1,4 @@
-#include "env/allocation/gaps.hpp"
+#include "allocation/gaps.hpp"
 
 namespace memplace::allocation {
 

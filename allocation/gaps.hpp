@@ -13,7 +13,7 @@
 #include <span>
 #include <utility>
 
-#include "env/allocation/problem.hpp"
+#include "allocation/problem.hpp"
 
 namespace memplace::allocation {
 

@@ -1,11 +1,11 @@
-#include "env/allocation/greedy_packing.hpp"
+#include "allocation/greedy_packing.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <numeric>
 
-#include "env/allocation/gaps.hpp"
-#include "env/allocation/packing_check.hpp"
+#include "allocation/gaps.hpp"
+#include "allocation/packing_check.hpp"
 
 namespace memplace::allocation {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "env/allocation/problem.hpp"
+#include "allocation/problem.hpp"
 
 namespace memplace::allocation {
 

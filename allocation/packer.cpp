@@ -1,12 +1,12 @@
-#include "env/allocation/packer.hpp"
+#include "allocation/packer.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <optional>
 
-#include "env/allocation/feasible_offsets.hpp"
-#include "env/allocation/greedy_packing.hpp"
-#include "env/allocation/skyline_search.hpp"
+#include "allocation/feasible_offsets.hpp"
+#include "allocation/greedy_packing.hpp"
+#include "allocation/skyline_search.hpp"
 
 namespace memplace::allocation {
 namespace {

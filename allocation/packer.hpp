@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "env/allocation/exact_search.hpp"
-#include "env/allocation/problem.hpp"
+#include "allocation/exact_search.hpp"
+#include "allocation/problem.hpp"
 
 namespace memplace::allocation {
 

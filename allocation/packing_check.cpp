@@ -1,4 +1,4 @@
-#include "env/allocation/packing_check.hpp"
+#include "allocation/packing_check.hpp"
 
 #include <algorithm>
 #include <numeric>

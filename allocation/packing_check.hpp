@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "env/allocation/problem.hpp"
+#include "allocation/problem.hpp"
 
 namespace memplace::allocation {
 

@@ -1,4 +1,4 @@
-#include "env/allocation/problem.hpp"
+#include "allocation/problem.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "env/allocation/search_common.hpp"
+#include "allocation/search_common.hpp"
 
 #include <algorithm>
 #include <map>

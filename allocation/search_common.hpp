@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "env/allocation/exact_search.hpp"
+#include "allocation/exact_search.hpp"
 
 namespace memplace::allocation::detail {
 

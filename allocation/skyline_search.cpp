@@ -1,12 +1,12 @@
-#include "env/allocation/skyline_search.hpp"
+#include "allocation/skyline_search.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <limits>
 
+#include "allocation/feasible_offsets.hpp"
+#include "allocation/search_common.hpp"
 #include "base/rng.hpp"
-#include "env/allocation/feasible_offsets.hpp"
-#include "env/allocation/search_common.hpp"
 
 namespace memplace::allocation {
 namespace {

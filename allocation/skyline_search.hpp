@@ -17,8 +17,8 @@
 
 #include <span>
 
-#include "env/allocation/exact_search.hpp"
-#include "env/allocation/feasible_offsets.hpp"
+#include "allocation/exact_search.hpp"
+#include "allocation/feasible_offsets.hpp"
 
 namespace memplace::allocation {
 

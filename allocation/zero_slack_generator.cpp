@@ -1,4 +1,4 @@
-#include "env/allocation/zero_slack_generator.hpp"
+#include "allocation/zero_slack_generator.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -3,18 +3,18 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "allocation/csv.hpp"
+#include "allocation/packer.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
-#include "env/allocation/csv.hpp"
-#include "env/allocation/packer.hpp"
-#include "env/model/addressed.hpp"
-#include "env/model/mapping_io.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/references.hpp"
-#include "env/model/tensor_allocation.hpp"
+#include "model/addressed.hpp"
+#include "model/mapping_io.hpp"
+#include "model/model_spec.hpp"
+#include "model/references.hpp"
+#include "model/tensor_allocation.hpp"
 
 namespace memplace::cli {
 

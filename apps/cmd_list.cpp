@@ -8,10 +8,10 @@
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
 #include "base/text.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace::cli {
 

@@ -1,4 +1,4 @@
-// memplace optimum WORKLOAD: the exact optimum of the cost model (env/optimum/, docs/optimum.md),
+// memplace optimum WORKLOAD: the exact optimum of the cost model (optimum/, docs/optimum.md),
 // with progress while CBC solves, written as a certificate that `memplace evaluate` replays.
 #include <cmath>
 #include <cstdio>
@@ -13,8 +13,8 @@
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/certificate.hpp"
+#include "model/references.hpp"
+#include "optimum/certificate.hpp"
 
 namespace memplace::cli {
 

@@ -4,16 +4,16 @@
 #include <cmath>
 #include <optional>
 
+#include "allocation/csv.hpp"
+#include "allocation/packer.hpp"
+#include "allocation/packing_check.hpp"
+#include "allocation/zero_slack_generator.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/progress.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
-#include "env/allocation/csv.hpp"
-#include "env/allocation/packer.hpp"
-#include "env/allocation/packing_check.hpp"
-#include "env/allocation/zero_slack_generator.hpp"
 
 namespace memplace::cli {
 namespace {

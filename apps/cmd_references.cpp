@@ -12,8 +12,8 @@
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace::cli {
 

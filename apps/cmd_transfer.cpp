@@ -18,10 +18,10 @@
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 #include "base/text.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/mapping_io.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/transfer.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/mapping_io.hpp"
 
 namespace memplace::cli {
 namespace {
@@ -106,7 +106,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
      << "); beside them the target's references: the optimum (or the best known mapping) and "
         "the bound no mapping beats (docs/hardware.md). An invalid mapping overflows a memory; "
         "rectified, its overflowing tensors are demoted to slower memories until it fits, as a "
-        "compiler would (env/model/rectify.hpp). On a chip with another number of memories the "
+        "compiler would (model/rectify.hpp). On a chip with another number of memories the "
         "policy's choices are carried over by rank: the slowest stays the slowest, the faster "
         "ones are clipped to the chip's faster memories.\n\n"
      << "| workload | hardware | policy | valid | speedup | latency (us) | rectified: demotions | "

@@ -1,5 +1,5 @@
 // FNV-1a, 64 bits: the checksum of state archives (base/state_archive.hpp) and the model
-// fingerprint of optimum certificates (env/optimum/certificate.hpp). Not for security.
+// fingerprint of optimum certificates (optimum/certificate.hpp). Not for security.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Options by name, as they come from YAML or the command line ("reward" -> "log-speedup"): one
 // declaration per option (name, default, allowed values, help), checked in one place, as EnvPool
 // declares its config. Environments, agents' hyperparameters and the model spec
-// (env/model/model_spec.hpp) declare theirs this way; typed values are made from the resolved map
+// (model/model_spec.hpp) declare theirs this way; typed values are made from the resolved map
 // at the boundary, and nothing past it passes strings around.
 #pragma once
 

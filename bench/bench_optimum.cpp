@@ -1,4 +1,4 @@
-// Time to prove the exact optimum (env/optimum/) on one core. Targets (issue "Exact optimum",
+// Time to prove the exact optimum (optimum/) on one core. Targets (issue "Exact optimum",
 // docs/optimum.md): resnet50 and bert-base proven optimal in under 2 minutes each; resnet101 within
 // 0.5 % of its bound in 10 minutes (that one is a run of `memplace optimum`, not a benchmark).
 // Each solve runs once: it takes seconds, and CBC's single-thread search does the same work every
@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "env/model/simulator.hpp"
-#include "env/optimum/solver.hpp"
+#include "model/simulator.hpp"
+#include "optimum/solver.hpp"
 
 namespace memplace {
 namespace {

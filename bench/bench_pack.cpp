@@ -1,4 +1,4 @@
-// The allocation solver's exact searches (env/allocation/): placements per second on a generated
+// The allocation solver's exact searches (allocation/): placements per second on a generated
 // zero-slack problem of 450 buffers that neither search packs within the placement limit, so every
 // iteration does the same, complete work (a placement limit stops a search at the same place on
 // any machine). The portfolio's running time is placements divided by these rates
@@ -7,9 +7,9 @@
 
 #include "bench/bench_main.hpp"
 
-#include "env/allocation/exact_search.hpp"
-#include "env/allocation/skyline_search.hpp"
-#include "env/allocation/zero_slack_generator.hpp"
+#include "allocation/exact_search.hpp"
+#include "allocation/skyline_search.hpp"
+#include "allocation/zero_slack_generator.hpp"
 
 namespace memplace {
 namespace {

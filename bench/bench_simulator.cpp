@@ -13,12 +13,12 @@
 #include <tuple>
 
 #include "env/allocation_game_env.hpp"
-#include "env/model/addressed.hpp"
-#include "env/model/incremental.hpp"
-#include "env/model/incremental_streaming.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
 #include "env/registry.hpp"
+#include "model/addressed.hpp"
+#include "model/incremental.hpp"
+#include "model/incremental_streaming.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 namespace {

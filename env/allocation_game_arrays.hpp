@@ -9,8 +9,8 @@
 #include <memory>
 #include <span>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "env/allocation/gaps.hpp"
-#include "env/model/addressed.hpp"
-#include "env/model/incremental.hpp"
+#include "allocation/gaps.hpp"
+#include "model/addressed.hpp"
+#include "model/incremental.hpp"
 
 namespace memplace {
 namespace {

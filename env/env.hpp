@@ -25,9 +25,9 @@
 
 #include "base/options.hpp"
 #include "base/rng.hpp"
-#include "env/model/simulator.hpp"
 #include "env/observation.hpp"
 #include "env/spaces.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

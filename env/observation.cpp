@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "base/portable_math.hpp"
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

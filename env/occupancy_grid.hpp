@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <span>
 
-#include "env/model/inputs/hardware.hpp"
 #include "env/observation.hpp"
+#include "model/inputs/hardware.hpp"
 
 namespace memplace {
 

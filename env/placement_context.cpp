@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "env/model/references.hpp"
+#include "model/references.hpp"
 
 namespace memplace {
 

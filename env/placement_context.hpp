@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "env/env.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/simulator.hpp"
 #include "env/observation.hpp"
+#include "model/model_spec.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "env/model/incremental.hpp"
+#include "model/incremental.hpp"
 
 namespace memplace {
 

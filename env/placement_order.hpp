@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/options.hpp"
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

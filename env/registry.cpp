@@ -5,10 +5,10 @@
 #include <optional>
 
 #include "base/errors.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace {
 

@@ -25,9 +25,9 @@
 
 #include "base/options.hpp"
 #include "env/env.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/model_spec.hpp"
 #include "env/placement_context.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/model_spec.hpp"
 
 namespace memplace {
 

@@ -6,10 +6,10 @@
 
 #include "base/options.hpp"
 #include "env/env.hpp"
-#include "env/model/incremental_streaming.hpp"
 #include "env/placement_context.hpp"
 #include "env/placement_order.hpp"
 #include "env/registry.hpp"
+#include "model/incremental_streaming.hpp"
 
 namespace memplace {
 

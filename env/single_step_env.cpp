@@ -6,8 +6,8 @@
 
 #include "base/options.hpp"
 #include "base/portable_math.hpp"
-#include "env/model/rectify.hpp"
-#include "env/model/references.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
 
 namespace memplace {
 

@@ -18,7 +18,7 @@ enum class SpeedupReward : std::uint8_t {
 };
 enum class InvalidPolicy : std::uint8_t {
   penalize,  // a reward below every valid reward, lower the larger the overflow (default)
-  rectify,   // demote tensors until the mapping fits, then score it (env/model/rectify.hpp)
+  rectify,   // demote tensors until the mapping fits, then score it (model/rectify.hpp)
 };
 
 // The single-step env's own options (the model's are the model spec's).

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "env/model/mapping_io.hpp"
-#include "env/model/rectify.hpp"
 #include "env/registry.hpp"
+#include "model/mapping_io.hpp"
+#include "model/rectify.hpp"
 
 using namespace memplace;
 

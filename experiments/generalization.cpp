@@ -21,13 +21,13 @@
 #include "base/number_format.hpp"
 #include "base/text.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/suite.hpp"
 #include "experiments/reward_prediction.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
 #include "experiments/transfer.hpp"
+#include "model/inputs/suite.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -7,8 +7,8 @@
 #include "agents/nn/graph_batch.hpp"
 #include "base/errors.hpp"
 #include "base/rng.hpp"
-#include "env/model/references.hpp"
 #include "env/single_step_env.hpp"
+#include "model/references.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -13,13 +13,13 @@
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/mapping_io.hpp"
-#include "env/model/references.hpp"
 #include "experiments/external_run.hpp"
 #include "experiments/table_plots.hpp"
 #include "experiments/table_references.hpp"
 #include "experiments/table_report.hpp"
 #include "experiments/table_runner.hpp"
+#include "model/mapping_io.hpp"
+#include "model/references.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -13,8 +13,8 @@
 #include "agents/registry.hpp"
 #include "agents/training/train_config.hpp"
 #include "base/options.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace::experiments {
 

@@ -10,11 +10,11 @@
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/mapping_io.hpp"
-#include "env/model/memory_profile.hpp"
-#include "env/model/references.hpp"
 #include "experiments/svg_chart.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/mapping_io.hpp"
+#include "model/memory_profile.hpp"
+#include "model/references.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -1,6 +1,6 @@
 #include "experiments/table_references.hpp"
 
-#include "env/optimum/headroom.hpp"
+#include "optimum/headroom.hpp"
 
 namespace memplace::experiments {
 

@@ -1,5 +1,5 @@
 // What there is to win on each workload of a table, as speedups over the compiler: the headroom
-// of its model (env/optimum/headroom.hpp) — its optimum, the best shipped mapping, the tightest
+// of its model (optimum/headroom.hpp) — its optimum, the best shipped mapping, the tightest
 // bound, and the trivial all-fast + rectify baseline.
 #pragma once
 

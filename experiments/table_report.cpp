@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "base/number_format.hpp"
-#include "env/optimum/certificate.hpp"
+#include "optimum/certificate.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -20,12 +20,12 @@ namespace memplace::experiments {
 struct WorkloadReference {
   std::string workload;        // as in the config
   double optimum_speedup = 0;  // the proven optimum, or the best-known mapping of an unproven
-                               // certificate (env/optimum/certificate.hpp); 0 under v1
+                               // certificate (optimum/certificate.hpp); 0 under v1
   bool optimum_proven = false;
   double optimum_bound_speedup = 0;  // the certificate's bound: no mapping does better
   double capacity_free_bound_speedup = 0;
   // The best mapping memplace ships for this workload and hardware, scored under the table's
-  // simulator (env/optimum/best_known.hpp; 0 if none), and where it comes from.
+  // simulator (optimum/best_known.hpp; 0 if none), and where it comes from.
   double best_known_speedup = 0;
   std::string best_known_source;
   // The tightest bound memplace has for the table's model: the certificate's (v0), else the

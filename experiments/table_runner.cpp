@@ -18,8 +18,8 @@
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/workload.hpp"
 #include "experiments/remaining_time.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -5,8 +5,8 @@
 #include "agents/nn/categorical.hpp"
 #include "agents/nn/graph_batch.hpp"
 #include "base/errors.hpp"
-#include "env/model/rectify.hpp"
 #include "env/single_step_env.hpp"
+#include "model/rectify.hpp"
 
 namespace memplace::experiments {
 

@@ -11,9 +11,9 @@
 
 #include "agents/nn/gnn.hpp"
 #include "agents/training/train_config.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::experiments {
 
@@ -35,7 +35,7 @@ struct ZeroShotResult {
   bool valid = false;  // whether it fits every memory as the policy placed it
   TimeFs latency_fs = 0;
   double speedup = 0;  // over the target's compiler mapping (0 if invalid)
-  // The same mapping rectified (env/model/rectify.hpp: overflowing tensors demoted to slower
+  // The same mapping rectified (model/rectify.hpp: overflowing tensors demoted to slower
   // memories until it fits, as a compiler would), and its speedup; the mapping itself if it was
   // valid.
   Mapping rectified;

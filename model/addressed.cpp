@@ -1,4 +1,4 @@
-#include "env/model/addressed.hpp"
+#include "model/addressed.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,12 +6,12 @@
 #include <utility>
 #include <vector>
 
-#include "env/allocation/gaps.hpp"
-#include "env/allocation/greedy_packing.hpp"
-#include "env/allocation/packer.hpp"
-#include "env/allocation/packing_check.hpp"
-#include "env/model/simulator.hpp"
-#include "env/model/tensor_allocation.hpp"
+#include "allocation/gaps.hpp"
+#include "allocation/greedy_packing.hpp"
+#include "allocation/packer.hpp"
+#include "allocation/packing_check.hpp"
+#include "model/simulator.hpp"
+#include "model/tensor_allocation.hpp"
 
 namespace memplace::detail {
 namespace {

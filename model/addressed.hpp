@@ -6,7 +6,7 @@
 //  1. v1's evaluation, logging each copy's progress at every layer of its window: v1's DMA plan
 //     and progress are the static schedule v2 keeps (a compiler plans the DMA, then allocates).
 //  2. The tensors' addresses: in every memory but the slowest, the tensors homed there are an
-//     allocation problem (env/allocation/) solved by the greedy packings, then the exact search up
+//     allocation problem (allocation/) solved by the greedy packings, then the exact search up
 //     to a placement budget (deterministic on every machine). A memory the allocator cannot pack
 //     makes the mapping invalid; its overflow is the best greedy packing's height over capacity.
 //  3. The staging buffers' addresses, in plan order: a copy's buffer takes the best-fitting free
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "env/allocation/packer.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/streaming.hpp"
+#include "allocation/packer.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/streaming.hpp"
 
 namespace memplace {
 

@@ -1,11 +1,11 @@
-#include "env/model/evaluation_kernels.hpp"
+#include "model/evaluation_kernels.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <type_traits>
 
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::detail {
 

@@ -11,9 +11,9 @@
 #include <span>
 #include <vector>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
 
 namespace memplace {
 

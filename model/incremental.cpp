@@ -1,4 +1,4 @@
-#include "env/model/incremental.hpp"
+#include "model/incremental.hpp"
 
 #include <array>
 #include <stdexcept>

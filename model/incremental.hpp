@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "env/model/range_max_tree.hpp"
-#include "env/model/simulator.hpp"
+#include "model/range_max_tree.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "env/model/incremental_streaming.hpp"
+#include "model/incremental_streaming.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-// The incremental evaluator for either dynamics: the pinned one (env/model/incremental.hpp) and,
+// The incremental evaluator for either dynamics: the pinned one (model/incremental.hpp) and,
 // under the streaming dynamics, the DMA's state between moves, so that moving one tensor re-plans
 // and re-runs only what the move can change. Latencies equal Simulator::evaluate exactly.
 //
@@ -18,9 +18,9 @@
 #include <span>
 #include <vector>
 
-#include "env/model/incremental.hpp"
-#include "env/model/simulator.hpp"
-#include "env/model/streaming.hpp"
+#include "model/incremental.hpp"
+#include "model/simulator.hpp"
+#include "model/streaming.hpp"
 
 namespace memplace {
 

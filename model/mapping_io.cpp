@@ -1,4 +1,4 @@
-#include "env/model/mapping_io.hpp"
+#include "model/mapping_io.hpp"
 
 #include <yaml-cpp/yaml.h>
 

@@ -5,7 +5,7 @@
 //   hardware: nnpi
 //   result: {latency_fs: 812345678901, valid: true, memory_time: max}   # optional; re-checked
 //           (under streaming also: dynamics: streaming, lookahead: 8)
-//   optimum: {...}   # optional: how an exact solver certified this mapping (env/optimum/)
+//   optimum: {...}   # optional: how an exact solver certified this mapping (optimum/)
 //   layers:
 //     - {layer: conv1, weight: SRAM, activation: LLC}
 //     - ...
@@ -16,9 +16,9 @@
 #include <string>
 #include <string_view>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/model_spec.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "env/model/memory_profile.hpp"
+#include "model/memory_profile.hpp"
 
 namespace memplace {
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

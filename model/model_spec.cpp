@@ -1,4 +1,4 @@
-#include "env/model/model_spec.hpp"
+#include "model/model_spec.hpp"
 
 #include <optional>
 #include <stdexcept>

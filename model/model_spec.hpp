@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "base/options.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -1,9 +1,9 @@
-#include "env/model/rectify.hpp"
+#include "model/rectify.hpp"
 
 #include <limits>
 
-#include "env/model/addressed.hpp"
-#include "env/model/incremental.hpp"
+#include "model/addressed.hpp"
+#include "model/incremental.hpp"
 
 namespace memplace {
 

@@ -1,8 +1,8 @@
 // Rectification: turning an invalid mapping into a valid one, as a compiler would.
 #pragma once
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

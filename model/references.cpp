@@ -1,11 +1,11 @@
-#include "env/model/references.hpp"
+#include "model/references.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "env/allocation/greedy_packing.hpp"
-#include "env/model/incremental.hpp"
+#include "allocation/greedy_packing.hpp"
+#include "model/incremental.hpp"
 
 namespace memplace {
 

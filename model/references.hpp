@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <span>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "base/errors.hpp"
-#include "env/model/addressed.hpp"
+#include "model/addressed.hpp"
 
 namespace memplace {
 

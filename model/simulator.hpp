@@ -1,5 +1,5 @@
 // The cost model (docs/cost-model.md): latency and validity of a mapping. What follows is the
-// pinned dynamics (v0); the streaming dynamics (v1) builds on it (env/model/streaming.hpp).
+// pinned dynamics (v0); the streaming dynamics (v1) builds on it (model/streaming.hpp).
 //
 // For layer l and memory M, bytes(l, M) = weight traffic of l if its weight is in M + output bytes
 // of l if its output is in M + bytes of each input whose producer put its output in M (+ graph
@@ -18,12 +18,12 @@
 #include <span>
 #include <vector>
 
-#include "env/model/evaluation_kernels.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/streaming.hpp"
+#include "model/evaluation_kernels.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/streaming.hpp"
 
 namespace memplace {
 
@@ -95,7 +95,7 @@ class Simulator {
   void check_mapping(std::span<const MemoryIndex> mapping) const;
 
   // --- The compiled model, for evaluators and agents. Tensor ids as in
-  // env/model/inputs/mapping.hpp. ---
+  // model/inputs/mapping.hpp. ---
   std::int64_t capacity(std::size_t m) const { return capacity_[m]; }
   std::int64_t tensor_bytes(std::size_t tensor) const { return tensor_bytes_[tensor]; }
   // Schedule steps over which a tensor occupies memory (inclusive); weights: the whole schedule.

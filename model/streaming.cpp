@@ -1,9 +1,9 @@
-#include "env/model/streaming.hpp"
+#include "model/streaming.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::detail {
 namespace {

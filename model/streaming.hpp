@@ -26,9 +26,9 @@
 #include <span>
 #include <vector>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
 
 namespace memplace {
 
@@ -87,7 +87,7 @@ struct Copy {
 };
 
 // The DMA's working state for one mapping: the full evaluation keeps one per thread, the
-// incremental evaluator (env/model/incremental_streaming.hpp) one between moves.
+// incremental evaluator (model/incremental_streaming.hpp) one between moves.
 struct DmaState {
   std::vector<std::int64_t> used;         // staging slot x step: pinned + live + buffers
   std::vector<std::uint32_t> held;        // per step: buffers held (copies in flight or being read)

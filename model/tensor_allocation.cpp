@@ -1,4 +1,4 @@
-#include "env/model/tensor_allocation.hpp"
+#include "model/tensor_allocation.hpp"
 
 namespace memplace {
 

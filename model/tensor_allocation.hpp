@@ -6,8 +6,8 @@
 
 #include <span>
 
-#include "env/allocation/problem.hpp"
-#include "env/model/simulator.hpp"
+#include "allocation/problem.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 

@@ -1,11 +1,11 @@
-#include "env/optimum/best_known.hpp"
+#include "optimum/best_known.hpp"
 
 #include <span>
 #include <string_view>
 
 #include "base/errors.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/mapping_io.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/mapping_io.hpp"
 
 namespace memplace::optimum {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::optimum {
 

@@ -1,4 +1,4 @@
-#include "env/optimum/certificate.hpp"
+#include "optimum/certificate.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -8,8 +8,8 @@
 #include "base/atomic_file.hpp"
 #include "base/fnv1a.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/mapping_io.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/mapping_io.hpp"
 
 namespace memplace::optimum {
 

@@ -23,10 +23,10 @@
 #include <string>
 #include <string_view>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/simulator.hpp"
-#include "env/optimum/solver.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/model_spec.hpp"
+#include "model/simulator.hpp"
+#include "optimum/solver.hpp"
 
 namespace memplace::optimum {
 

@@ -1,4 +1,4 @@
-#include "env/optimum/formulation.hpp"
+#include "optimum/formulation.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -22,8 +22,8 @@
 #include <span>
 #include <vector>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::optimum {
 
@@ -36,7 +36,7 @@ enum class RowKind : std::uint8_t {
   assignment,
   layer_time,
   capacity,
-  // The streaming relaxation's (env/optimum/streaming_bound.hpp):
+  // The streaming relaxation's (optimum/streaming_bound.hpp):
   definition,  // an auxiliary column equals an expression
   port,        // a port's idle time covers the copies through it
   staging,     // a read is staged at most as much as it is homed

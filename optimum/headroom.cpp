@@ -1,10 +1,10 @@
-#include "env/optimum/headroom.hpp"
+#include "optimum/headroom.hpp"
 
 #include <algorithm>
 
-#include "env/model/rectify.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
+#include "optimum/streaming_bound.hpp"
 
 namespace memplace::optimum {
 

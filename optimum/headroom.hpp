@@ -6,9 +6,9 @@
 
 #include <optional>
 
-#include "env/model/simulator.hpp"
-#include "env/optimum/best_known.hpp"
-#include "env/optimum/certificate.hpp"
+#include "model/simulator.hpp"
+#include "optimum/best_known.hpp"
+#include "optimum/certificate.hpp"
 
 namespace memplace::optimum {
 

@@ -1,4 +1,4 @@
-#include "env/optimum/solver.hpp"
+#include "optimum/solver.hpp"
 
 #include <CbcConfig.h>
 #include <CbcEventHandler.hpp>
@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "env/model/references.hpp"
-#include "env/optimum/formulation.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "model/references.hpp"
+#include "optimum/formulation.hpp"
+#include "optimum/streaming_bound.hpp"
 
 namespace memplace::optimum {
 

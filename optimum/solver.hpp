@@ -1,6 +1,6 @@
-// The exact optimum of the cost model: the MIP of env/optimum/formulation.hpp solved by COIN-OR
+// The exact optimum of the cost model: the MIP of optimum/formulation.hpp solved by COIN-OR
 // CBC (branch and cut over Clp), warm-started from the compiler mapping (docs/optimum.md). Under
-// the streaming dynamics, the MIP of its relaxation (env/optimum/streaming_bound.hpp): a bound and
+// the streaming dynamics, the MIP of its relaxation (optimum/streaming_bound.hpp): a bound and
 // candidate mappings, not a proven optimum (Solution::exact).
 //
 // The answer is re-scored by the simulator: latency_fs is Simulator::evaluate's, never the
@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::optimum {
 
@@ -53,7 +53,7 @@ struct Progress {
 struct Solution {
   Status status = Status::infeasible;
   // Pinned dynamics: the MIP is the cost model, so `optimal` proves the mapping optimal.
-  // Streaming: the MIP is env/optimum/streaming_bound.hpp's relaxation with binary placements; its
+  // Streaming: the MIP is optimum/streaming_bound.hpp's relaxation with binary placements; its
   // bound holds for every mapping's streaming latency, but its optimum is the relaxation's, so the
   // mapping (re-scored under streaming) is a candidate, not a proven optimum.
   bool exact = true;

@@ -1,4 +1,4 @@
-#include "env/optimum/streaming_bound.hpp"
+#include "optimum/streaming_bound.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "env/optimum/formulation.hpp"
-#include "env/optimum/solver.hpp"
+#include "optimum/formulation.hpp"
+#include "optimum/solver.hpp"
 
 namespace memplace::optimum {
 namespace {

@@ -36,9 +36,9 @@
 
 #include <span>
 
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/simulator.hpp"
-#include "env/optimum/formulation.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/simulator.hpp"
+#include "optimum/formulation.hpp"
 
 namespace memplace::optimum {
 

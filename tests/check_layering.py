@@ -16,10 +16,10 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # Floors by folder, most specific first; a file belongs to the first prefix it starts with.
 FLOORS = [
     ("base/", "base"),
-    ("env/allocation/", "allocation"),
-    ("env/model/inputs/", "model inputs"),
-    ("env/model/", "model"),
-    ("env/optimum/", "optimum"),
+    ("allocation/", "allocation"),
+    ("model/inputs/", "model inputs"),
+    ("model/", "model"),
+    ("optimum/", "optimum"),
     ("env/", "env"),
     ("agents/nn/", "nn"),
     ("agents/training/", "training"),

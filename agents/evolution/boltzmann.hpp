@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/rng.hpp"
-#include "env/model/inputs/mapping.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace::agents {
 

@@ -39,8 +39,8 @@
 #include "base/process_group.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
-#include "env/model/inputs/mapping.hpp"
 #include "env/observation.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace::agents {
 
@@ -60,9 +60,7 @@ struct EvolutionConfig {
   std::size_t conv_layers = 3;
   int threads = 1;  // for the GNN forward passes
 
-  // Throws InputError (env/model/inputs/workload.hpp) naming the field ("evolution: tournament must
-  // be
-  // ...").
+  // Throws InputError (base/errors.hpp) naming the field ("evolution: tournament must be ...").
   void validate() const;
   std::size_t chromosomes() const;
   std::size_t elites() const;

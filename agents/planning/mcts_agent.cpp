@@ -15,9 +15,9 @@
 #include "base/errors.hpp"
 #include "base/rng.hpp"
 #include "env/allocation_game_env.hpp"
-#include "env/model/references.hpp"
 #include "env/sequential_env.hpp"
 #include "env/spaces.hpp"
+#include "model/references.hpp"
 
 namespace memplace::agents {
 namespace {

@@ -17,8 +17,8 @@
 #include "agents/policy_gradient/ppo_loss.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
-#include "env/model/inputs/mapping.hpp"
 #include "env/observation.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace::agents {
 

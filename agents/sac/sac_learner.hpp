@@ -28,7 +28,7 @@
 #include "base/process_group.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
-#include "env/model/inputs/mapping.hpp"
+#include "model/inputs/mapping.hpp"
 
 namespace memplace::agents {
 

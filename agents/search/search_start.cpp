@@ -1,5 +1,5 @@
 #include "agents/search/search_start.hpp"
-#include "env/model/references.hpp"
+#include "model/references.hpp"
 
 namespace memplace::agents {
 

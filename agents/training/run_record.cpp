@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "base/atomic_file.hpp"
-#include "env/model/mapping_io.hpp"
+#include "model/mapping_io.hpp"
 
 namespace memplace::agents {
 

@@ -11,10 +11,10 @@
 
 #include "agents/agent.hpp"
 #include "agents/training/run_folder.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/simulator.hpp"
 #include "env/single_step_env.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::agents {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "base/options.hpp"
-#include "env/model/model_spec.hpp"
 #include "env/single_step_env.hpp"
+#include "model/model_spec.hpp"
 
 namespace memplace::agents {
 

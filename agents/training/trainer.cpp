@@ -13,8 +13,8 @@
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/version.hpp"
-#include "env/model/mapping_io.hpp"
 #include "env/single_step_env.hpp"
+#include "model/mapping_io.hpp"
 
 namespace memplace::agents {
 

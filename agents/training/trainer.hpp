@@ -26,8 +26,8 @@
 #include "agents/training/run_record.hpp"
 #include "agents/training/train_config.hpp"
 #include "base/process_group.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
 
 namespace memplace::agents {
 

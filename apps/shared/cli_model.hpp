@@ -1,11 +1,11 @@
 // The command-line options that name a cost model (--hardware, --memory-time, --dynamics,
-// --lookahead), read into a ModelSpec (env/model/model_spec.hpp): the commands that build a
+// --lookahead), read into a ModelSpec (model/model_spec.hpp): the commands that build a
 // simulator from their arguments share them.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
-#include "env/model/model_spec.hpp"
+#include "model/model_spec.hpp"
 
 namespace memplace::cli {
 

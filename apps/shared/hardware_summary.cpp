@@ -1,8 +1,8 @@
 #include "apps/shared/hardware_summary.hpp"
 
 #include "apps/shared/text_table.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/headroom.hpp"
+#include "model/references.hpp"
+#include "optimum/headroom.hpp"
 
 namespace memplace::cli {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "env/model/inputs/time.hpp"
-#include "env/model/model_spec.hpp"
+#include "model/inputs/time.hpp"
+#include "model/model_spec.hpp"
 
 namespace memplace::cli {
 

@@ -1,7 +1,7 @@
 #include "apps/shared/reference_report.hpp"
 
 #include "apps/shared/text_table.hpp"
-#include "env/optimum/certificate.hpp"
+#include "optimum/certificate.hpp"
 
 namespace memplace::cli {
 

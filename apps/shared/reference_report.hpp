@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "env/model/model_spec.hpp"
-#include "env/optimum/headroom.hpp"
+#include "model/model_spec.hpp"
+#include "optimum/headroom.hpp"
 
 namespace memplace::cli {
 
@@ -16,7 +16,7 @@ struct ReferenceRow {
   double speedup;  // over the compiler mapping
 };
 
-// The headroom of `sim` (env/optimum/headroom.hpp) as rows: all-<slowest memory>, compiler, then
+// The headroom of `sim` (optimum/headroom.hpp) as rows: all-<slowest memory>, compiler, then
 // from the shipped certificate (if there is one for this model) `optimum` when proven, else
 // `best-known` and `optimum-bound`, then `capacity-free-bound`. Under streaming: all-<slowest>,
 // pinned-compiler (the pinned greedy, scored under streaming), compiler (the streaming-aware one),

@@ -5,9 +5,9 @@
 
 #include "apps/shared/hardware_summary.hpp"
 #include "apps/shared/text_table.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/headroom.hpp"
+#include "model/model_spec.hpp"
+#include "model/references.hpp"
+#include "optimum/headroom.hpp"
 
 namespace memplace::cli {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/time.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::cli {
 

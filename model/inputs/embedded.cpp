@@ -1,4 +1,4 @@
-#include "env/model/inputs/embedded.hpp"
+#include "model/inputs/embedded.hpp"
 
 #include <system_error>
 

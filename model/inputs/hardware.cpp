@@ -1,4 +1,4 @@
-#include "env/model/inputs/hardware.hpp"
+#include "model/inputs/hardware.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -9,8 +9,8 @@
 #include <unordered_set>
 
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/limits.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/limits.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "env/model/inputs/procedural.hpp"
+#include "model/inputs/procedural.hpp"
 
 #include <algorithm>
 #include <array>
@@ -61,8 +61,8 @@ Workload make(ProceduralKind kind, std::uint64_t seed, std::string description,
   info.name =
       std::string(kPrefix) + std::string(procedural_kind_name(kind)) + "-s" + std::to_string(seed);
   info.description = std::move(description);
-  info.source = "memplace's procedural generator (env/model/inputs/procedural.cpp), seed " +
-                std::to_string(seed);
+  info.source =
+      "memplace's procedural generator (model/inputs/procedural.cpp), seed " + std::to_string(seed);
   info.element_bytes = 1;
   return Workload(std::move(info), std::move(layers), info.name);
 }

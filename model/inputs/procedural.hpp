@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace {
 

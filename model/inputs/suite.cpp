@@ -1,12 +1,12 @@
-#include "env/model/inputs/suite.hpp"
+#include "model/inputs/suite.hpp"
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace {
 

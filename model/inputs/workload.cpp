@@ -1,4 +1,4 @@
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,9 +10,9 @@
 
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/limits.hpp"
-#include "env/model/inputs/procedural.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/limits.hpp"
+#include "model/inputs/procedural.hpp"
 
 namespace memplace {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <memory>
 
-#include "env/model/inputs/time.hpp"
+#include "model/inputs/time.hpp"
 
 namespace memplace::python {
 
@@ -113,8 +113,7 @@ py::dict ObservationArrays::single(const ObservationView& obs) {
   d[k.action_mask] = last_mask_;
   if (obs.occupancy_shape[0] > 0) {
     const GridShape& g = obs.occupancy_shape;
-    std::vector<py::ssize_t> grid = {static_cast<py::ssize_t>(g[0]),
-                                     static_cast<py::ssize_t>(g[1]),
+    std::vector<py::ssize_t> grid = {static_cast<py::ssize_t>(g[0]), static_cast<py::ssize_t>(g[1]),
                                      static_cast<py::ssize_t>(g[2])};
     if (flat_) grid = {static_cast<py::ssize_t>(grid_size(g))};
     d[k.occupancy] = read_only_copy(obs.occupancy, std::move(grid));
@@ -129,9 +128,9 @@ py::dict ObservationArrays::batch(std::span<const ObservationView> obs) {
   const std::size_t fd = obs.front().dynamic_features;
   const std::size_t mask = obs.front().action_mask.size();
   const auto c = static_cast<py::ssize_t>(copies);
-  py::array_t<float> state = flat_ ? py::array_t<float>({c, static_cast<py::ssize_t>(n * fd)})
-                                   : py::array_t<float>({c, static_cast<py::ssize_t>(n),
-                                                         static_cast<py::ssize_t>(fd)});
+  py::array_t<float> state =
+      flat_ ? py::array_t<float>({c, static_cast<py::ssize_t>(n * fd)})
+            : py::array_t<float>({c, static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(fd)});
   py::array_t<std::int8_t> masks(
       {static_cast<py::ssize_t>(copies), static_cast<py::ssize_t>(mask)});
   for (std::size_t i = 0; i < copies; ++i) {

@@ -1,8 +1,8 @@
 // The registry from Python: environment ids, their options, and the shipped workloads and
 // hardware models.
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/workload.hpp"
 #include "env/registry.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/workload.hpp"
 #include "python/bindings/bindings.hpp"
 
 namespace memplace::python {

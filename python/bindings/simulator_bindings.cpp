@@ -4,15 +4,15 @@
 #include <string>
 
 #include <pybind11/stl/filesystem.h>
-#include "env/model/mapping_io.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/model/rectify.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
-#include "env/optimum/certificate.hpp"
-#include "env/optimum/headroom.hpp"
-#include "env/optimum/solver.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "model/mapping_io.hpp"
+#include "model/model_spec.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
+#include "optimum/certificate.hpp"
+#include "optimum/headroom.hpp"
+#include "optimum/solver.hpp"
+#include "optimum/streaming_bound.hpp"
 
 #include "python/bindings/bindings.hpp"
 
@@ -298,7 +298,7 @@ void bind_simulator_class(py::module_& m) {
             d["bound_fs"] = h.bound_fs;
             return d;
           },
-          "What there is to win (env/optimum/headroom.hpp), as latencies: all_slowest, compiler, "
+          "What there is to win (optimum/headroom.hpp), as latencies: all_slowest, compiler, "
           "pinned_compiler (streaming), all_fast_rectified, the shipped optimum (optimum_fs, "
           "optimum_proven), the best known shipped mapping, every bound and the tightest "
           "(bound_fs); None where there is none. Under streaming it solves the capacity-aware LP.")
@@ -329,7 +329,7 @@ void bind_simulator_class(py::module_& m) {
           },
           py::arg("mapping"),
           "(mapping, demotions, valid): the mapping repaired as a compiler would "
-          "(env/model/rectify.hpp).")
+          "(model/rectify.hpp).")
       .def(
           "load_mapping",
           [](const Simulator& s, const std::filesystem::path& path) {

@@ -11,7 +11,7 @@
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
 #include "agents/training/trainer.hpp"
-#include "env/model/mapping_io.hpp"
+#include "model/mapping_io.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

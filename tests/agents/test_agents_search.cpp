@@ -7,8 +7,8 @@
 
 #include "agents/registry.hpp"
 #include "agents/training/trainer.hpp"
-#include "env/model/references.hpp"
 #include "env/placement_context.hpp"
+#include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

@@ -12,8 +12,8 @@
 #include "agents/training/trainer.hpp"
 #include "base/state_archive.hpp"
 #include "base/version.hpp"
-#include "env/model/references.hpp"
 #include "env/placement_context.hpp"
+#include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

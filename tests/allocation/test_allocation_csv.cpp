@@ -1,9 +1,9 @@
-// Allocation CSV files (env/allocation/csv.hpp): the published format round-trips, and every kind
+// Allocation CSV files (allocation/csv.hpp): the published format round-trips, and every kind
 // of malformed file is refused with the file, line and field named.
 #include <doctest/doctest.h>
 
+#include "allocation/csv.hpp"
 #include "base/errors.hpp"
-#include "env/allocation/csv.hpp"
 
 namespace memplace::allocation {
 namespace {

@@ -1,4 +1,4 @@
-// The allocation solver (env/allocation): the checker on hand-made packings, the greedy rules on a
+// The allocation solver (allocation): the checker on hand-made packings, the greedy rules on a
 // hand case, the exact search against brute force on every small random problem, and the
 // zero-slack generator's promises.
 #include <doctest/doctest.h>
@@ -7,15 +7,15 @@
 #include <set>
 #include <string_view>
 
+#include "allocation/csv.hpp"
+#include "allocation/exact_search.hpp"
+#include "allocation/feasible_offsets.hpp"
+#include "allocation/greedy_packing.hpp"
+#include "allocation/packer.hpp"
+#include "allocation/packing_check.hpp"
+#include "allocation/skyline_search.hpp"
+#include "allocation/zero_slack_generator.hpp"
 #include "base/rng.hpp"
-#include "env/allocation/csv.hpp"
-#include "env/allocation/exact_search.hpp"
-#include "env/allocation/feasible_offsets.hpp"
-#include "env/allocation/greedy_packing.hpp"
-#include "env/allocation/packer.hpp"
-#include "env/allocation/packing_check.hpp"
-#include "env/allocation/skyline_search.hpp"
-#include "env/allocation/zero_slack_generator.hpp"
 
 namespace memplace::allocation {
 namespace {

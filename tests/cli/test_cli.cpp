@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "apps/cli.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
 #include "env/registry.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "env/allocation/gaps.hpp"
+#include "allocation/gaps.hpp"
 #include "env/allocation_game_env.hpp"
-#include "env/model/addressed.hpp"
-#include "env/model/inputs/embedded.hpp"
 #include "env/registry.hpp"
+#include "model/addressed.hpp"
+#include "model/inputs/embedded.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

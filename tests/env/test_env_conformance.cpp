@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "env/checker.hpp"
-#include "env/model/inputs/hardware.hpp"
 #include "env/registry.hpp"
+#include "model/inputs/hardware.hpp"
 #include "tests/support/problem_list.hpp"
 #include "tests/support/sanitized.hpp"
 

@@ -10,13 +10,13 @@
 #include <tuple>
 
 #include "base/portable_math.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/workload.hpp"
 #include "env/placement_context.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
 #include "env/single_step_env.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/workload.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

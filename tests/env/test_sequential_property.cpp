@@ -5,9 +5,9 @@
 
 #include <cmath>
 
-#include "env/model/references.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
+#include "model/references.hpp"
 
 namespace memplace {
 namespace {

@@ -10,12 +10,12 @@
 
 #include "base/errors.hpp"
 #include "base/yaml_input.hpp"
-#include "env/model/references.hpp"
 #include "experiments/external_run.hpp"
 #include "experiments/table_config.hpp"
-#include "tests/support/table_config_refusal.hpp"
 #include "experiments/table_runner.hpp"
+#include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"
+#include "tests/support/table_config_refusal.hpp"
 
 namespace memplace {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
-#include "env/model/inputs/suite.hpp"
 #include "experiments/suite_scores.hpp"
 #include "experiments/svg_chart.hpp"
 #include "experiments/table_config.hpp"
+#include "model/inputs/suite.hpp"
 #include "tests/support/table_config_refusal.hpp"
 
 namespace memplace {

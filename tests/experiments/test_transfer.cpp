@@ -9,10 +9,10 @@
 
 #include "agents/evolution/evolution.hpp"
 #include "agents/training/trainer.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/references.hpp"
 #include "env/registry.hpp"
 #include "experiments/transfer.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

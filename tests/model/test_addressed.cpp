@@ -6,14 +6,14 @@
 
 #include <random>
 
-#include "env/allocation/gaps.hpp"
-#include "env/allocation/greedy_packing.hpp"
-#include "env/allocation/packing_check.hpp"
-#include "env/model/addressed.hpp"
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/rectify.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
+#include "allocation/gaps.hpp"
+#include "allocation/greedy_packing.hpp"
+#include "allocation/packing_check.hpp"
+#include "model/addressed.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "env/model/incremental.hpp"
-#include "env/model/simulator.hpp"
+#include "model/incremental.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/naive_evaluator.hpp"
 #include "tests/support/toy.hpp"
 

@@ -6,10 +6,10 @@
 
 #include <random>
 
-#include "env/model/incremental_streaming.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
 #include "env/registry.hpp"
+#include "model/incremental_streaming.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

@@ -1,4 +1,4 @@
-// Procedural workloads (env/model/inputs/procedural.hpp): a name gives one workload, its totals
+// Procedural workloads (model/inputs/procedural.hpp): a name gives one workload, its totals
 // follow from what the seed drew (hand-derived formulas), the random DAG's layers come from the
 // shipped workloads, and every drawn workload simulates under both dynamics.
 #include <doctest/doctest.h>
@@ -8,10 +8,10 @@
 #include <tuple>
 
 #include "base/errors.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/procedural.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/procedural.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "env/model/rectify.hpp"
-#include "env/model/references.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

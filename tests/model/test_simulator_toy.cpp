@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "base/rng.hpp"
-#include "env/model/incremental.hpp"
-#include "env/model/memory_profile.hpp"
-#include "env/model/simulator.hpp"
+#include "model/incremental.hpp"
+#include "model/memory_profile.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

@@ -5,11 +5,11 @@
 
 #include <random>
 
-#include "env/model/mapping_io.hpp"
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
+#include "model/mapping_io.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

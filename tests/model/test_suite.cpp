@@ -1,11 +1,11 @@
-// The suite file (env/model/inputs/suite.hpp): parsing, the naming convention, the split by
+// The suite file (model/inputs/suite.hpp): parsing, the naming convention, the split by
 // family, and an error naming the file, line and field for each kind of bad input.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "base/errors.hpp"
-#include "env/model/inputs/suite.hpp"
+#include "model/inputs/suite.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
-// A mapping's tensors as allocation problems (env/model/tensor_allocation.hpp): the buffers are the
+// A mapping's tensors as allocation problems (model/tensor_allocation.hpp): the buffers are the
 // tensors homed in the memory with their live ranges, so the problem's peak is the evaluation's
 // peak; a packing found for them is a valid v1 placement of those bytes.
 #include <doctest/doctest.h>
 
+#include "allocation/packer.hpp"
+#include "allocation/packing_check.hpp"
 #include "base/rng.hpp"
-#include "env/allocation/packer.hpp"
-#include "env/allocation/packing_check.hpp"
-#include "env/model/tensor_allocation.hpp"
+#include "model/tensor_allocation.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

@@ -5,10 +5,10 @@
 #include <span>
 #include <string>
 
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/mapping_io.hpp"
-#include "env/model/references.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/mapping_io.hpp"
+#include "model/references.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {
@@ -188,7 +188,7 @@ TEST_CASE("hardware files round trip and validate") {
         }).starts_with("no-such-hardware: no such hardware file"));
 }
 
-// load_hardware parses a shipped chip once and copies it after (env/model/inputs/hardware.cpp):
+// load_hardware parses a shipped chip once and copies it after (model/inputs/hardware.cpp):
 // loads in any order must each give that chip, as a fresh parse of its own file does.
 TEST_CASE("shipped chips load as their own file parses, however often and in any order") {
   const std::span<const EmbeddedFile> shipped = embedded_hardware();

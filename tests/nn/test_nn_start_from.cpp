@@ -9,7 +9,7 @@
 #include "agents/nn/start_from.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
-#include "env/model/inputs/mapping.hpp"
+#include "model/inputs/mapping.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

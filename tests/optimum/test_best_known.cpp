@@ -1,17 +1,17 @@
-// env/optimum/best_known.hpp and the shipped best-known mappings (workloads/best-known/): every
+// optimum/best_known.hpp and the shipped best-known mappings (workloads/best-known/): every
 // file re-checks under the dynamics it records; the lookup re-scores every candidate under the
 // asking simulator and returns the fastest (the optimum under v0, the best-known file under v1).
 #include <doctest/doctest.h>
 
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/mapping_io.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/best_known.hpp"
-#include "env/optimum/certificate.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/mapping_io.hpp"
+#include "model/references.hpp"
+#include "optimum/best_known.hpp"
+#include "optimum/certificate.hpp"
+#include "optimum/streaming_bound.hpp"
 #include "tests/support/sanitized.hpp"
 
 namespace memplace {

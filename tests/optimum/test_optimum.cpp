@@ -1,4 +1,4 @@
-// The exact optimum (env/optimum/): the MIP agrees with the simulator on every mapping, its
+// The exact optimum (optimum/): the MIP agrees with the simulator on every mapping, its
 // optimum equals brute force on toy problems, nothing found by search beats it, and its
 // certificates round-trip and refuse tampering.
 #include <doctest/doctest.h>
@@ -8,11 +8,11 @@
 #include <random>
 
 #include "agents/training/trainer.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/certificate.hpp"
-#include "env/optimum/formulation.hpp"
-#include "env/optimum/solver.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/references.hpp"
+#include "optimum/certificate.hpp"
+#include "optimum/formulation.hpp"
+#include "optimum/solver.hpp"
 #include "tests/support/agent_harness.hpp"
 #include "tests/support/toy.hpp"
 

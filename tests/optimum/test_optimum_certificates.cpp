@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "env/model/inputs/embedded.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/references.hpp"
-#include "env/optimum/certificate.hpp"
+#include "model/inputs/embedded.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/references.hpp"
+#include "optimum/certificate.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

@@ -1,4 +1,4 @@
-// The capacity-aware bound of the streaming dynamics (env/optimum/streaming_bound.hpp) is a bound:
+// The capacity-aware bound of the streaming dynamics (optimum/streaming_bound.hpp) is a bound:
 // with the placement fixed it is at most that mapping's streaming latency, over random DAGs and
 // valid mappings; free, it is at most every valid mapping's latency (brute force on small
 // workloads), and so is the bound of the MIP `solve` runs under streaming, whose mapping is
@@ -7,10 +7,10 @@
 
 #include <random>
 
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
-#include "env/optimum/solver.hpp"
-#include "env/optimum/streaming_bound.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
+#include "optimum/solver.hpp"
+#include "optimum/streaming_bound.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace {

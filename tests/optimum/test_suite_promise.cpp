@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/suite.hpp"
-#include "env/model/model_spec.hpp"
-#include "env/optimum/headroom.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/suite.hpp"
+#include "model/model_spec.hpp"
+#include "optimum/headroom.hpp"
 #include "tests/support/sanitized.hpp"
 
 namespace memplace {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "base/rng.hpp"
-#include "env/model/references.hpp"
+#include "model/references.hpp"
 #include "tests/support/toy.hpp"
 
 namespace memplace::testing {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "agents/training/trainer.hpp"
-#include "env/model/simulator.hpp"
+#include "model/simulator.hpp"
 #include "tests/support/sanitized.hpp"
 
 namespace memplace::testing {

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
+#include "model/inputs/workload.hpp"
 
 namespace memplace::naive {
 

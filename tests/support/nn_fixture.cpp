@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/model/references.hpp"
-#include "env/model/simulator.hpp"
 #include "env/registry.hpp"
+#include "model/references.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::testing {
 

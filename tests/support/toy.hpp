@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "env/model/inputs/hardware.hpp"
-#include "env/model/inputs/mapping.hpp"
-#include "env/model/inputs/time.hpp"
-#include "env/model/inputs/workload.hpp"
-#include "env/model/simulator.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/inputs/mapping.hpp"
+#include "model/inputs/time.hpp"
+#include "model/inputs/workload.hpp"
+#include "model/simulator.hpp"
 
 namespace memplace::toy {
 

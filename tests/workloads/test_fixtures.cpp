@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/errors.hpp"
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 #include "workloads/tools/onnx_import.hpp"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <system_error>
 #include <vector>
 
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 #include "tests/support/sanitized.hpp"
 #include "workloads/tools/onnx_graph.hpp"
 #include "workloads/tools/onnx_import.hpp"

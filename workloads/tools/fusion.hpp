@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 #include "workloads/tools/folding.hpp"
 #include "workloads/tools/onnx_graph.hpp"
 #include "workloads/tools/onnx_import.hpp"

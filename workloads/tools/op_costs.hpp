@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "env/model/inputs/workload.hpp"
+#include "model/inputs/workload.hpp"
 #include "workloads/tools/onnx_graph.hpp"
 
 namespace memplace::onnx_import {

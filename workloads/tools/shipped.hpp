@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "env/model/inputs/suite.hpp"
+#include "model/inputs/suite.hpp"
 #include "workloads/tools/onnx_import.hpp"
 
 namespace memplace {
