@@ -1,6 +1,7 @@
 // memplace generalize: the generalization track — policies trained on the suite's dev instances
 // and procedural workloads, placing the test instances zero-shot, fine-tuned and against scratch
-// (experiments/generalization.hpp, docs/table.md#the-generalization-track). Resumable.
+// (experiments/generalization/generalization.hpp, docs/table.md#the-generalization-track).
+// Resumable.
 #include <filesystem>
 
 #include "apps/cli.hpp"
@@ -11,7 +12,7 @@
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 #include "base/text.hpp"
-#include "experiments/generalization.hpp"
+#include "experiments/generalization/generalization.hpp"
 
 namespace memplace::cli {
 namespace {

@@ -1,5 +1,5 @@
 // memplace submission check|pack|leaderboard: results that others submit and anyone re-checks
-// (experiments/submission.hpp, docs/leaderboard.md).
+// (experiments/leaderboard/submission.hpp, docs/leaderboard.md).
 #include <filesystem>
 #include <stdexcept>
 
@@ -7,7 +7,7 @@
 #include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
-#include "experiments/submission.hpp"
+#include "experiments/leaderboard/submission.hpp"
 
 namespace memplace::cli {
 namespace {

@@ -1,6 +1,6 @@
 // memplace table: the baseline table, agents x workloads x seeds at one budget
-// (experiments/table_runner.hpp, docs/table.md). Resumable: a rerun completes only the missing
-// runs; one that adds agents, workloads or seeds runs only the new cells.
+// (experiments/table/table_runner.hpp, docs/table.md). Resumable: a rerun completes only the
+// missing runs; one that adds agents, workloads or seeds runs only the new cells.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -11,9 +11,9 @@
 #include "apps/shared/stop_signals.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/number_format.hpp"
-#include "experiments/table_config.hpp"
-#include "experiments/table_folder_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/suite/table_folder_report.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::cli {
 namespace {

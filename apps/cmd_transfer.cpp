@@ -18,8 +18,8 @@
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 #include "base/text.hpp"
-#include "experiments/table_references.hpp"
-#include "experiments/transfer.hpp"
+#include "experiments/generalization/transfer.hpp"
+#include "experiments/table/table_references.hpp"
 #include "model/inputs/workload.hpp"
 #include "model/mapping_io.hpp"
 

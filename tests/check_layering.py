@@ -64,7 +64,11 @@ FLOORS = [
     ("agents/sac/", "algorithms"),
     ("agents/", "agent interface"),
     ("workloads/tools/", "importer"),
-    ("experiments/", "experiments"),
+    ("experiments/table/", "table"),
+    ("experiments/charts/", "charts"),
+    ("experiments/suite/", "suite table"),
+    ("experiments/leaderboard/", "leaderboard"),
+    ("experiments/generalization/", "generalization"),
     ("apps/shared/", "apps shared"),
     ("apps/", "apps"),
     ("python/", "python"),
@@ -83,9 +87,18 @@ BELOW = {
     "algorithms": {"agent interface", "nn", "env", "model", "allocation", "model inputs", "base"},
     "training": {"agent interface", "nn", "env", "model", "allocation", "model inputs", "base"},
     "importer": {"model inputs", "base"},
-    "experiments": {"training", "agent interface", "algorithms", "nn", "optimum", "env", "model",
-                    "allocation", "model inputs", "base"},
-    "python": {"python", "experiments", "training", "agent interface", "algorithms", "nn",
+    # The experiments' floors: the table, its figures, the suite table's report on both, and the
+    # leaderboard and the generalization track above them.
+    "table": {"training", "agent interface", "algorithms", "nn", "optimum", "env", "model",
+              "allocation", "model inputs", "base"},
+}
+BELOW["charts"] = BELOW["table"] | {"table"}
+BELOW["suite table"] = BELOW["charts"] | {"charts"}
+BELOW["leaderboard"] = BELOW["suite table"] | {"suite table"}
+BELOW["generalization"] = BELOW["suite table"] | {"suite table"}
+EXPERIMENTS = {"table", "charts", "suite table", "leaderboard", "generalization"}
+BELOW |= {
+    "python": {"python", *EXPERIMENTS, "training", "agent interface", "algorithms", "nn",
                "optimum", "env", "model", "allocation", "model inputs", "base"},
 }
 BELOW["apps shared"] = set(BELOW) - {"python"}

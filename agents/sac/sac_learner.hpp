@@ -109,7 +109,7 @@ class SacLearner {
   const nn::Gnn<float>& actor() const { return actor_; }
   // Before training: the actor starts from a trained network (nn/start_from.hpp: its trunk, and
   // its policy head if it has one), and so do the critics and their targets if it has a Q head (a
-  // reward predictor, experiments/reward_prediction.hpp); otherwise they keep their
+  // reward predictor, experiments/generalization/reward_prediction.hpp); otherwise they keep their
   // initialisation.
   void start_from(const nn::Gnn<float>& trained);
   const nn::Gnn<float>& critic(std::size_t k) const { return critics_.at(k); }

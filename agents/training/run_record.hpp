@@ -1,7 +1,7 @@
 // What a run records of its evaluations, whoever proposed them — the trainer for memplace's own
-// agents, experiments/external_run.hpp for an agent memplace does not have: the learning curve's
-// rows (curve.csv) and the best valid mapping (best_mapping.yaml). One record, so that a run of
-// either kind means the same thing in a table (docs/leaderboard.md, "The run folder").
+// agents, experiments/table/external_run.hpp for an agent memplace does not have: the learning
+// curve's rows (curve.csv) and the best valid mapping (best_mapping.yaml). One record, so that a
+// run of either kind means the same thing in a table (docs/leaderboard.md, "The run folder").
 #pragma once
 
 #include <cstdint>

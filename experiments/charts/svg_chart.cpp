@@ -1,4 +1,4 @@
-#include "experiments/svg_chart.hpp"
+#include "experiments/charts/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "experiments/table_plots.hpp"
+#include "experiments/charts/table_plots.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "experiments/svg_chart.hpp"
+#include "experiments/charts/svg_chart.hpp"
 #include "model/inputs/workload.hpp"
 #include "model/mapping_io.hpp"
 #include "model/memory_profile.hpp"

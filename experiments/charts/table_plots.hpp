@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "agents/training/trainer.hpp"
-#include "experiments/table_config.hpp"
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/generalization.hpp"
+#include "experiments/generalization/generalization.hpp"
 
 #include <omp.h>
 
@@ -21,12 +21,12 @@
 #include "base/number_format.hpp"
 #include "base/text.hpp"
 #include "base/yaml_input.hpp"
-#include "experiments/reward_prediction.hpp"
-#include "experiments/table_plots.hpp"
-#include "experiments/table_references.hpp"
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
-#include "experiments/transfer.hpp"
+#include "experiments/charts/table_plots.hpp"
+#include "experiments/generalization/reward_prediction.hpp"
+#include "experiments/generalization/transfer.hpp"
+#include "experiments/table/table_references.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 #include "model/inputs/suite.hpp"
 
 namespace memplace::experiments {

@@ -9,11 +9,11 @@
 //   fine-tuned  by a run of `k` evaluations started from the policy (TrainConfig::init_policy),
 //   scratch     by the same run from the agent's usual initialisation,
 //   pretrained  (with `pretrain`) by the same run started from a reward predictor trained on the
-//               chip's training workloads (experiments/reward_prediction.hpp),
+//               chip's training workloads (experiments/generalization/reward_prediction.hpp),
 //
 // the runs over `seeds` seeds. The policy of each chip also places every other chip's test
-// instances zero-shot, its choices carried over by rank (experiments/transfer.hpp): the
-// cross-hardware table. The folder:
+// instances zero-shot, its choices carried over by rank (experiments/generalization/transfer.hpp):
+// the cross-hardware table. The folder:
 //
 //   config.yaml
 //   chains/<agent>-<chip>/<segment>-<workload>/  each training segment's run folder, with the
@@ -69,7 +69,7 @@ struct GeneralizationRow {
   std::string instance;   // "workload@chip"
   double best_known = 0;  // the attainable speedup: the shipped best known or any run here
   // The trivial baseline a zero-shot placement must beat: every tensor in the fastest memory,
-  // then rectified (experiments/table_report.hpp); 0 if nothing valid.
+  // then rectified (experiments/table/table_report.hpp); 0 if nothing valid.
   double all_fast_rectified = 0;
   bool zero_shot_valid = false;    // the greedy mapping fitted as placed
   double zero_shot_speedup = 0;    // rectified where it overflowed (0: nothing valid)

@@ -1,14 +1,14 @@
-// The generalization track's reports (experiments/generalization.hpp).
+// The generalization track's reports (experiments/generalization/generalization.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
 
 #include "base/number_format.hpp"
-#include "experiments/aggregate_statistics.hpp"
-#include "experiments/generalization.hpp"
-#include "experiments/suite_scores.hpp"
-#include "experiments/table_report.hpp"
+#include "experiments/generalization/generalization.hpp"
+#include "experiments/suite/aggregate_statistics.hpp"
+#include "experiments/suite/suite_scores.hpp"
+#include "experiments/table/table_report.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -126,7 +126,8 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       << (agents.empty() ? "—" : iqm_cell(placements(rows_of(report, agents.front())).all_fast))
       << " | | | | |" << (pretrained ? " | |" : "") << "\n";
   if (pretrained) {
-    out << "\nThe reward predictors (experiments/reward_prediction.hpp, " << config.pretrain_steps
+    out << "\nThe reward predictors (experiments/generalization/reward_prediction.hpp, "
+        << config.pretrain_steps
         << " steps of 32 mappings) explain this share of the variance of fresh mappings' rewards "
            "(held-out R²):";
     for (const auto& [chip, r2] : report.predictor_r2)
@@ -170,7 +171,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
   out << "\n## Across hardware (zero-shot, mean share over the test instances)\n\n"
       << "A policy trained on the row's chip placing the column's test instances; its choices of "
          "memory carried over by rank where the chips have different numbers of memories "
-         "(experiments/transfer.hpp).\n\n";
+         "(experiments/generalization/transfer.hpp).\n\n";
   for (const std::string& agent : agents_of(report)) {
     out << "| " << agent << ": trained on \\ placed on |";
     for (const std::string& chip : config.chips)

@@ -1,4 +1,4 @@
-#include "experiments/reward_prediction.hpp"
+#include "experiments/generalization/reward_prediction.hpp"
 
 #include <algorithm>
 #include <memory>

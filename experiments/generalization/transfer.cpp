@@ -1,4 +1,4 @@
-#include "experiments/transfer.hpp"
+#include "experiments/generalization/transfer.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "experiments/submission.hpp"
+#include "experiments/leaderboard/submission.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,11 +13,11 @@
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "experiments/external_run.hpp"
-#include "experiments/table_plots.hpp"
-#include "experiments/table_references.hpp"
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/charts/table_plots.hpp"
+#include "experiments/table/external_run.hpp"
+#include "experiments/table/table_references.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 #include "model/mapping_io.hpp"
 #include "model/references.hpp"
 

@@ -5,8 +5,8 @@
 //   submission.yaml   name, authors, code (where the agents' code is, with its version), memplace
 //                     (the memplace commit the table ran on), date, and agents: one line per row
 //                     of the table saying what the agent is
-//   config.yaml       the suite table's config (experiments/table_config.hpp)
-//   suite.csv         the report it claims (experiments/suite_scores.hpp)
+//   config.yaml       the suite table's config (experiments/table/table_config.hpp)
+//   suite.csv         the report it claims (experiments/suite/suite_scores.hpp)
 //   runs/<agent>-<instance>-s<seed>/  every run's result.yaml, best_mapping.yaml and curve.csv
 //
 // `memplace submission check` re-scores every best mapping on its instance, compares it with the
@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "experiments/suite_scores.hpp"
-#include "experiments/table_config.hpp"
+#include "experiments/suite/suite_scores.hpp"
+#include "experiments/table/table_config.hpp"
 
 namespace memplace::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/aggregate_statistics.hpp"
+#include "experiments/suite/aggregate_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

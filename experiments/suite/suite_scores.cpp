@@ -1,4 +1,4 @@
-#include "experiments/suite_scores.hpp"
+#include "experiments/suite/suite_scores.hpp"
 
 #include <algorithm>
 #include <cmath>

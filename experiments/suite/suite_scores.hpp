@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "experiments/aggregate_statistics.hpp"
-#include "experiments/table_config.hpp"
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/suite/aggregate_statistics.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/suite_table_report.hpp"
+#include "experiments/suite/suite_table_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include "agents/training/run_folder.hpp"
 #include "base/atomic_file.hpp"
 #include "base/number_format.hpp"
-#include "experiments/suite_scores.hpp"
-#include "experiments/svg_chart.hpp"
-#include "experiments/table_plots.hpp"
+#include "experiments/charts/svg_chart.hpp"
+#include "experiments/charts/table_plots.hpp"
+#include "experiments/suite/suite_scores.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

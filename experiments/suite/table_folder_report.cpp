@@ -1,12 +1,12 @@
-#include "experiments/table_folder_report.hpp"
+#include "experiments/suite/table_folder_report.hpp"
 
 #include <vector>
 
 #include "base/atomic_file.hpp"
-#include "experiments/suite_table_report.hpp"
-#include "experiments/table_plots.hpp"
-#include "experiments/table_references.hpp"
-#include "experiments/table_report.hpp"
+#include "experiments/charts/table_plots.hpp"
+#include "experiments/suite/suite_table_report.hpp"
+#include "experiments/table/table_references.hpp"
+#include "experiments/table/table_report.hpp"
 
 namespace memplace::experiments {
 

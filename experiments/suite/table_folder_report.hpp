@@ -1,6 +1,6 @@
 // Everything `memplace table` writes into a table folder once its runs are done: table.md,
 // table.csv, timing.csv, the figures, and for a suite table the suite report
-// (experiments/suite_table_report.hpp). One function, so that a table whose runs Python made
+// (experiments/suite/suite_table_report.hpp). One function, so that a table whose runs Python made
 // (memplace.suite.run) gets the report `memplace table` gives for the same runs.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

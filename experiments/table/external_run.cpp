@@ -1,4 +1,4 @@
-#include "experiments/external_run.hpp"
+#include "experiments/table/external_run.hpp"
 
 #include <algorithm>
 #include <sstream>

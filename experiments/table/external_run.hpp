@@ -18,8 +18,8 @@
 
 #include "agents/training/run_record.hpp"
 #include "env/single_step_env.hpp"
-#include "experiments/table_config.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/remaining_time.hpp"
+#include "experiments/table/remaining_time.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "experiments/table_config.hpp"
+#include "experiments/table/table_config.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -26,7 +26,7 @@ std::string workload_label(const std::string& entry);
 
 // An agent memplace does not have (docs/leaderboard.md, "External agents"): a row of a table's
 // `agents` whose runs its own code makes — memplace.suite.run in Python (docs/python.md, "Suite
-// runs") — scored and recorded by memplace as every run is (experiments/external_run.hpp).
+// runs") — scored and recorded by memplace as every run is (experiments/table/external_run.hpp).
 // `memplace table` reads its finished runs and never runs it.
 struct ExternalAgent {
   std::string description;  // what it is, one line (the leaderboard's "what it is")

@@ -1,4 +1,4 @@
-#include "experiments/table_references.hpp"
+#include "experiments/table/table_references.hpp"
 
 #include "optimum/headroom.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "experiments/table_config.hpp"
-#include "experiments/table_report.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_report.hpp"
 
 namespace memplace::experiments {
 

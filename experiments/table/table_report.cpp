@@ -1,4 +1,4 @@
-#include "experiments/table_report.hpp"
+#include "experiments/table/table_report.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/table_config.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_runner.hpp"
 
 namespace memplace::experiments {
 

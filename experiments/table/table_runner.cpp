@@ -1,4 +1,4 @@
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_runner.hpp"
 
 #include <omp.h>
 
@@ -18,7 +18,7 @@
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
-#include "experiments/remaining_time.hpp"
+#include "experiments/table/remaining_time.hpp"
 #include "model/inputs/workload.hpp"
 
 namespace memplace::experiments {
@@ -373,7 +373,7 @@ TableOutcome TableRunner::run(const std::function<void(const TableProgress&)>& p
         results[cell.index] = parse_result_yaml(YamlInput::read_file(result), result.string());
         finished += std::to_string(cell.index) + " ";
       } else if (config_.is_external(cell.agent)) {
-        ++external_missing;  // its own code makes it (experiments/external_run.hpp)
+        ++external_missing;  // its own code makes it (experiments/table/external_run.hpp)
       } else {
         pending.push_back(cell);
       }

@@ -26,7 +26,7 @@
 
 #include "agents/training/trainer.hpp"
 #include "base/process_group.hpp"
-#include "experiments/table_config.hpp"
+#include "experiments/table/table_config.hpp"
 
 namespace memplace::experiments {
 
@@ -74,7 +74,7 @@ struct TableProgress {
   double wall_seconds = 0;
   // Of the runs this call runs (this rank's share): the seconds until the last one ends, from
   // each run's expected cost scaled by what the finished runs took
-  // (experiments/remaining_time.hpp).
+  // (experiments/table/remaining_time.hpp).
   double seconds_left = 0;
   std::string last_finished;  // "egrl on bert-base, seed 3: 0.9812x"
 };

@@ -1,13 +1,13 @@
 // Suite runs from Python (python/memplace/suite.py, docs/python.md "Suite runs"): a table folder
 // opened as `memplace table` opens it, an external agent's runs scored and recorded in C++
-// (experiments/external_run.hpp), and the report `memplace table` writes.
+// (experiments/table/external_run.hpp), and the report `memplace table` writes.
 #include <filesystem>
 #include <map>
 #include <optional>
 
-#include "experiments/external_run.hpp"
-#include "experiments/table_folder_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/suite/table_folder_report.hpp"
+#include "experiments/table/external_run.hpp"
+#include "experiments/table/table_runner.hpp"
 #include "python/bindings/bindings.hpp"
 
 namespace memplace::python {

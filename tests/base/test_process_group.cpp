@@ -9,8 +9,8 @@
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
 #include "base/owner_exchange.hpp"
-#include "experiments/table_report.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/table_report.hpp"
+#include "experiments/table/table_runner.hpp"
 #include "tests/support/agent_harness.hpp"
 #include "tests/support/thread_ranks.hpp"
 

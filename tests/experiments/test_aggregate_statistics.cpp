@@ -1,13 +1,13 @@
-// experiments/aggregate_statistics.hpp against hand-computed cases: IQMs of known sets, quantiles,
-// the probability of improvement of two known sets, performance profiles, and bootstraps whose
-// distribution is known in closed form (a stratified one that cannot vary, a two-value one whose
-// IQMs are 0, 5 and 10 with probabilities 1/4, 1/2, 1/4).
+// experiments/suite/aggregate_statistics.hpp against hand-computed cases: IQMs of known sets,
+// quantiles, the probability of improvement of two known sets, performance profiles, and bootstraps
+// whose distribution is known in closed form (a stratified one that cannot vary, a two-value one
+// whose IQMs are 0, 5 and 10 with probabilities 1/4, 1/2, 1/4).
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "experiments/aggregate_statistics.hpp"
+#include "experiments/suite/aggregate_statistics.hpp"
 
 namespace memplace::experiments {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "base/errors.hpp"
 #include "base/yaml_input.hpp"
-#include "experiments/external_run.hpp"
-#include "experiments/table_config.hpp"
-#include "experiments/table_runner.hpp"
+#include "experiments/table/external_run.hpp"
+#include "experiments/table/table_config.hpp"
+#include "experiments/table/table_runner.hpp"
 #include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"
 #include "tests/support/table_config_refusal.hpp"

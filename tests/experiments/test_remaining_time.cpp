@@ -3,7 +3,7 @@
 // workers in order.
 #include <doctest/doctest.h>
 
-#include "experiments/remaining_time.hpp"
+#include "experiments/table/remaining_time.hpp"
 
 namespace memplace::experiments {
 

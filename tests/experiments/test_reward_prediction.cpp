@@ -10,7 +10,7 @@
 #include "agents/sac/sac_learner.hpp"
 #include "base/errors.hpp"
 #include "env/single_step_env.hpp"
-#include "experiments/reward_prediction.hpp"
+#include "experiments/generalization/reward_prediction.hpp"
 #include "tests/support/agent_harness.hpp"
 
 namespace memplace {

@@ -9,9 +9,9 @@
 
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
-#include "experiments/suite_scores.hpp"
-#include "experiments/svg_chart.hpp"
-#include "experiments/table_config.hpp"
+#include "experiments/charts/svg_chart.hpp"
+#include "experiments/suite/suite_scores.hpp"
+#include "experiments/table/table_config.hpp"
 #include "model/inputs/suite.hpp"
 #include "tests/support/table_config_refusal.hpp"
 

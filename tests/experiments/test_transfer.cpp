@@ -10,7 +10,7 @@
 #include "agents/evolution/evolution.hpp"
 #include "agents/training/trainer.hpp"
 #include "env/registry.hpp"
-#include "experiments/transfer.hpp"
+#include "experiments/generalization/transfer.hpp"
 #include "model/inputs/workload.hpp"
 #include "model/references.hpp"
 #include "tests/support/agent_harness.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/errors.hpp"
-#include "experiments/table_config.hpp"
+#include "experiments/table/table_config.hpp"
 
 namespace memplace::testing {
 
