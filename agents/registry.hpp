@@ -58,7 +58,7 @@ struct AgentInfo {
   // kept for ablations or teaching) is run by naming it.
   bool default_row = true;
   // The env versions (dynamics) it trains under; v2, the addressed dynamics, needs an agent that
-  // builds its mappings in a game that gives tensors addresses (mcts: the allocation game).
+  // builds its mappings in a game that gives tensors addresses (mcts: the malloc env).
   std::vector<ModelVersion> versions = {ModelVersion::v0, ModelVersion::v1};
   RunCost run_cost{};
   // Evaluations of one benchmark run (bench/bench_agents.cpp): enough to reach the agent's steady

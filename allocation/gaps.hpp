@@ -1,5 +1,5 @@
 // The free gaps of an address space, and the offsets the rules of a greedy allocator (or a player
-// of the allocation game) would pick among them.
+// of the malloc env) would pick among them.
 //
 // `taken` lists the [begin, end) address ranges of the buffers live with the one being placed,
 // sorted by begin (they may overlap one another: buffers that are not live together can share
@@ -32,7 +32,7 @@ void for_each_gap(std::span<const Range> taken, std::int64_t alignment, std::int
   gap(align_up(start, alignment), limit);
 }
 
-// The allocation game's candidate placements in one memory (docs/envs/malloc.md).
+// The malloc env's candidate placements in one memory (docs/envs/malloc.md).
 enum class GapRule : std::uint8_t {
   lowest,    // the lowest offset that fits (first fit)
   best_fit,  // the narrowest gap it fits, at its bottom (ties: the lowest)

@@ -1,7 +1,7 @@
 // Environment throughput (items_per_second = environment steps per second, wall clock).
 // Targets (docs/performance.md): sequential env >= 3 M steps/s per core with the mask (-v0);
 // single-step env on bert-base >= 400 k steps/s per core (-v0) and >= 150 k episodes/s (-v1,
-// streaming); the allocation game >= 500 k steps/s on resnet50 and clone + step <= 2 us on
+// streaming); the malloc env >= 500 k steps/s on resnet50 and clone + step <= 2 us on
 // bert-base; the vector env (16 copies) >= 1.7x faster on 2 threads than on 1.
 //
 // Random numbers are drawn before timing, so what is measured is the environment.
@@ -154,13 +154,13 @@ void register_benchmarks() {
     benchmark::RegisterBenchmark(("SequentialEnvStreaming/" + workload).c_str(), BM_MaskedEnv,
                                  "memplace/sequential/" + workload + "-v1")
         ->UseRealTime();
-    // The allocation game: >= 500 k steps/s on resnet50, clone + step <= 2 us on bert-base.
-    benchmark::RegisterBenchmark(("AllocationGame/" + workload).c_str(), BM_MaskedEnv,
+    // The malloc env: >= 500 k steps/s on resnet50, clone + step <= 2 us on bert-base.
+    benchmark::RegisterBenchmark(("Malloc/" + workload).c_str(), BM_MaskedEnv,
                                  "memplace/malloc/" + workload + "-v2")
         ->UseRealTime();
     for (const std::size_t spread : {std::size_t{8}, std::size_t{100'000}}) {
       const std::string states = spread == 8 ? "/states:8" : "/states:all";
-      benchmark::RegisterBenchmark(("AllocationGameCloneAndStep/" + workload + states).c_str(),
+      benchmark::RegisterBenchmark(("MallocCloneAndStep/" + workload + states).c_str(),
                                    BM_CloneAndStep, "memplace/malloc/" + workload + "-v2", spread)
           ->UseRealTime();
       benchmark::RegisterBenchmark(("SequentialEnvCloneAndStep/" + workload + states).c_str(),

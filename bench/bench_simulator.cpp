@@ -1,7 +1,7 @@
 // Simulator micro-benchmarks: a full evaluation and an incremental move per paper workload, under
 // the pinned, streaming and addressed dynamics. Targets (docs/performance.md): bert-base full
 // evaluation <= 1.5 us (pinned) and <= 5 us (streaming), incremental move <= 150 ns, on one core.
-// The addressed (v2) evaluations have no target of their own; AllocationGameScore is the allocation
+// The addressed (v2) evaluations have no target of their own; MallocScore is the allocation
 // game's last step, inside its clone + step target (bench_envs.cpp).
 #include <benchmark/benchmark.h>
 
@@ -12,7 +12,7 @@
 #include <random>
 #include <tuple>
 
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/registry.hpp"
 #include "model/addressed.hpp"
 #include "model/incremental.hpp"
@@ -112,10 +112,10 @@ void BM_FullEvaluateAddressed(benchmark::State& state, const std::string& name) 
   time_evaluations(state, sim, mappings);
 }
 
-// Addressed, with the addresses given: the layouts of 8 random episodes of the allocation game
+// Addressed, with the addresses given: the layouts of 8 random episodes of the malloc env
 // (uniform over the allowed actions), scored as its last step scores them (only the staging
 // buffers are placed).
-void BM_AllocationGameScore(benchmark::State& state, const std::string& name) {
+void BM_MallocScore(benchmark::State& state, const std::string& name) {
   auto game = make("memplace/malloc/" + name + "-v2");
   const Simulator& sim = game->simulator();
   std::mt19937_64 rng(4);
@@ -131,7 +131,7 @@ void BM_AllocationGameScore(benchmark::State& state, const std::string& name) {
       done = r.terminated;
       obs = r.obs;
     }
-    const auto& played = dynamic_cast<const AllocationGameEnv&>(*game);
+    const auto& played = dynamic_cast<const MallocEnv&>(*game);
     layouts.emplace_back(Mapping(played.mapping().begin(), played.mapping().end()),
                          played.tensor_offsets());
   }
@@ -212,8 +212,7 @@ void register_benchmarks() {
     benchmark::RegisterBenchmark(("FullEvaluateAddressedNearCompiler/" + name).c_str(),
                                  BM_FullEvaluateAddressed, name)
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("AllocationGameScore/" + name).c_str(), BM_AllocationGameScore,
-                                 name)
+    benchmark::RegisterBenchmark(("MallocScore/" + name).c_str(), BM_MallocScore, name)
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark(("IncrementalMove/" + name).c_str(), BM_IncrementalMove, name);
     benchmark::RegisterBenchmark(("IncrementalMoveStreaming/" + name).c_str(),

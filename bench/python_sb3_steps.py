@@ -1,6 +1,6 @@
 """Environment steps per second through Stable-Baselines3's DummyVecEnv(8) of gymnasium.make envs
 (Gymnasium's checker wrappers included), on suite v1's resnet18-b1@edge-tpu, in the single-step,
-sequential and allocation-game kinds (docs/performance.md, "Through Stable-Baselines3"). Actions
+sequential and malloc kinds (docs/performance.md, "Through Stable-Baselines3"). Actions
 are random among the allowed ones (drawn from each batch's masks with numpy; the single-step env's
 uniformly), the same in every kind and package.
 
@@ -24,7 +24,7 @@ KINDS = {  # kind: (id of the grammar, id of before it)
                     "memplace/single-step/resnet18-b1@edge-tpu-v1"),
     "sequential": ("memplace/sequential-resnet18-b1-on-edge-tpu-cm1-v0",
                    "memplace/sequential/resnet18-b1@edge-tpu-v1"),
-    "allocation game": ("memplace/malloc-resnet18-b1-on-edge-tpu-cm2-v0",
+    "malloc env": ("memplace/malloc-resnet18-b1-on-edge-tpu-cm2-v0",
                         "memplace/malloc/resnet18-b1@edge-tpu-v2"),
 }
 COPIES = 8

@@ -12,7 +12,7 @@ namespace memplace {
 #define MEMPLACE_ENV_FAMILIES(FAMILY) \
   FAMILY(single_step_family)          \
   FAMILY(sequential_family)           \
-  FAMILY(allocation_game_family)      \
+  FAMILY(malloc_family)               \
   /* end of the list */
 
 #define MEMPLACE_DECLARE(name) EnvFamily name();

@@ -36,7 +36,7 @@ std::shared_ptr<const StaticGraph> build_static_graph(const Simulator& sim,
 
 struct Observation;
 
-// The allocation game's time x address occupancy of its addressed memories (docs/envs/malloc.md):
+// The malloc env's time x address occupancy of its addressed memories (docs/envs/malloc.md):
 // {memories, time bins, address bins}, row-major; all zero in the other environments.
 using GridShape = std::array<std::size_t, 3>;
 inline std::size_t grid_size(const GridShape& shape) {

@@ -1,4 +1,4 @@
-// What the one-tensor-per-step environments (sequential, allocation game) share: the order in
+// What the one-tensor-per-step environments (sequential, malloc env) share: the order in
 // which they visit tensors, their order and reward options, their action checks and the first
 // dynamic feature columns.
 #pragma once
@@ -53,7 +53,7 @@ std::size_t checked_discrete_action(const std::string& id, bool running,
 // The action taken for a masked `action` under masked_action=fallback: the nearest allowed action
 // after it, else the nearest before it. In the sequential env (memories from fast to slow) that is
 // the next slower memory that holds the tensor, as a compiler demotes one that does not fit; in
-// the allocation game, the next offset rule of the same memory, then the slower on-chip memories',
+// the malloc env, the next offset rule of the same memory, then the slower on-chip memories',
 // then the earlier rules and faster memories, and the slowest memory (action 0) last. `mask` must
 // allow some action (it does before an episode ends).
 std::size_t fallback_action(std::span<const std::uint8_t> mask, std::size_t action);

@@ -207,7 +207,7 @@ EnvSpec spec_of(const EnvFamily& f, ModelVersion v, const std::string& workload,
 }
 
 // The cost model a family's environments of a suite's instances are listed at: the suite's, or
-// for a family without it (the allocation game, v2 only) its newest.
+// for a family without it (the malloc env, v2 only) its newest.
 std::optional<ModelVersion> suite_cost_model(const EnvFamily& f, ModelVersion suite) {
   if (has_cost_model(f, suite)) return suite;
   if (f.versions.empty() || f.versions.back() < suite) return std::nullopt;

@@ -81,7 +81,7 @@ struct EnvSpec {
 
 // Every listed id: per family and cost model, the generic id and one per shipped workload and
 // chip; then every shipped suite's instances, per family at the suite's cost model (the
-// allocation game at its own, v2). Made once.
+// malloc env at its own, v2). Made once.
 const std::vector<EnvSpec>& registered_envs();
 // The id of an environment by its parts (an empty workload: the generic id; an empty hardware:
 // the default chip). InputError for a kind or cost model that does not exist.

@@ -33,7 +33,7 @@ namespace memplace {
 class Simulator;
 struct Evaluation;
 
-// Where v2 puts a mapping's on-chip data (for display, checks and the allocation game).
+// Where v2 puts a mapping's on-chip data (for display, checks and the malloc env).
 struct AddressedLayout {
   // Per tensor: its offset in its home memory; -1 in the slowest memory (no address needed) or
   // when its memory could not be packed.
@@ -58,7 +58,7 @@ allocation::PackResult pack_memory(const Simulator& sim, std::span<const MemoryI
 
 // Fills `out` under the addressed dynamics; with `layout`, also where everything went. With
 // `tensor_offsets` (one per tensor, as AddressedLayout::tensor_offset), the tensors keep those
-// addresses instead of the allocator's (the allocation game's layout): they must be a valid
+// addresses instead of the allocator's (the malloc env's layout): they must be a valid
 // packing of every memory, which the caller has checked (layout_faults).
 void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
                         std::span<const MemoryIndex> mapping, Evaluation& out,

@@ -42,7 +42,7 @@ ALLOWED_MUTUAL = {
 # public "evaluate with this layout" yet, and the optimum's streaming MIP reads the streaming plan.
 ALLOWED_DETAIL = {
     ("apps", "evaluate_addressed"),
-    ("env", "evaluate_addressed"),
+    ("env/malloc", "evaluate_addressed"),
     ("optimum", "StreamRead"),
     ("optimum", "StreamingPlan"),
 }

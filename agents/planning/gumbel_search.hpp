@@ -3,7 +3,7 @@
 // improvement by planning with Gumbel"): the search that stays sound with few simulations.
 //
 // The model is the environment itself: a node holds a clone of the state, and expanding a child
-// clones its parent and steps it once (AlphaZero-style; the sequential env and the allocation game
+// clones its parent and steps it once (AlphaZero-style; the sequential env and the malloc env
 // clone exactly). An evaluator — the GNN's policy and value heads, or a stand-in — gives each new
 // state a prior over its actions and an estimate of the return still to come.
 //

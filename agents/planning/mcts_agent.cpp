@@ -1,6 +1,6 @@
 // mcts: plans every decision of an episode with the Gumbel tree search
 // (planning/gumbel_search.hpp) on the env's exact clone — the sequential env under v0 and v1, the
-// allocation game under v2 — plays the action it picks, and proposes the best complete episode
+// malloc env under v2 — plays the action it picks, and proposes the best complete episode
 // it saw, played or reached inside a search. The GNN's policy head is the search's prior
 // (planning/mcts_network.hpp; sequential env only), trained after every episode toward the
 // searches' improved policies; with prior=uniform, the plain search. Its searches' steps are
@@ -14,7 +14,7 @@
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
 #include "base/rng.hpp"
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/sequential_env.hpp"
 #include "env/spaces.hpp"
 #include "model/references.hpp"
@@ -31,12 +31,11 @@ SequentialOptions env_options(const AgentSetup& setup) {
 }
 
 // The game an episode plays: the sequential env (a memory per tensor) under v0 and v1; under v2,
-// the addressed dynamics, the allocation game (a memory and an address per tensor).
+// the addressed dynamics, the malloc env (a memory and an address per tensor).
 std::unique_ptr<Env> make_env(const AgentSetup& setup) {
   const ModelVersion version = setup.context->version;
   if (version == ModelVersion::v2)
-    return std::make_unique<AllocationGameEnv>("memplace/malloc-v2", setup.context,
-                                               env_options(setup));
+    return std::make_unique<MallocEnv>("memplace/malloc-v2", setup.context, env_options(setup));
   return std::make_unique<SequentialEnv>(
       "memplace/sequential-" + std::string(version_name(version)), setup.context,
       env_options(setup));
@@ -44,7 +43,7 @@ std::unique_ptr<Env> make_env(const AgentSetup& setup) {
 
 // A state's mapping so far, in either game.
 std::span<const MemoryIndex> mapping_of(const Env& env) {
-  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env)) return game->mapping();
+  if (const auto* game = dynamic_cast<const MallocEnv*>(&env)) return game->mapping();
   return dynamic_cast<const SequentialEnv&>(env).mapping();
 }
 
@@ -58,17 +57,17 @@ class MctsAgent final : public Agent {
     options_.c_scale = h.number("c_scale", 0, 1e9);
     start_from_best_ = h.text("start") == "best";
     sequential_ = dynamic_cast<SequentialEnv*>(env_.get());
-    // The allocation game starts every episode with nothing placed, and the GNN prior reads the
+    // The malloc env starts every episode with nothing placed, and the GNN prior reads the
     // sequential env's observation.
     if (sequential_ == nullptr && start_from_best_)
       throw InputError(
           "agent 'mcts': start=best needs the sequential env (env versions v0, v1); under v2 "
-          "it plays the allocation game, whose episodes start with nothing placed: use -p "
+          "it plays the malloc env, whose episodes start with nothing placed: use -p "
           "start=slowest");
     if (sequential_ == nullptr && h.text("prior") == "gnn")
       throw InputError(
           "agent 'mcts': prior=gnn reads the sequential env's observation (env versions v0, v1); "
-          "under v2 (the allocation game) use prior=uniform");
+          "under v2 (the malloc env) use prior=uniform");
     options_.complete_states = start_from_best_;
     if (start_from_best_) best_ = compiler_mapping(*setup.context->sim);
     // The network's options are checked with every prior, so that a bad one is never ignored.
@@ -204,7 +203,7 @@ AgentInfo mcts_agent() {
   AgentInfo info{
       "mcts",
       "Gumbel tree search on the sequential env's exact dynamics at every decision (under v2, "
-      "the allocation game's), the GNN as its prior, trained by self-play",
+      "the malloc env's), the GNN as its prior, trained by self-play",
       {"sequential"},
       {{"simulations", "16", {}, "simulations per decision, each one step of a cloned state"},
        {"considered", "16", {}, "actions drawn at the root (Gumbel top-k)"},

@@ -17,7 +17,7 @@ struct RunAssignments {
 };
 
 // --hardware, --env-version, --budget, --seed, --threads, -p/--param and -o/--option; with
-// `addressed`, --env-version also takes v2 (train: mcts plays the allocation game there; transfer's
+// `addressed`, --env-version also takes v2 (train: mcts plays the malloc env there; transfer's
 // agents do not train under it).
 void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments,
                      bool addressed);

@@ -1,4 +1,4 @@
-#include "env/allocation_game_arrays.hpp"
+#include "env/malloc/malloc_arrays.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -19,7 +19,7 @@ std::size_t aligned(std::size_t bytes) {
 
 }  // namespace
 
-AllocationGameArrays::AllocationGameArrays(const Sizes& sizes) : sizes_(sizes) {
+MallocArrays::MallocArrays(const Sizes& sizes) : sizes_(sizes) {
   std::size_t at = 0;
   const auto place = [&at](std::size_t& offset, std::size_t bytes) {
     offset = at;
@@ -35,7 +35,7 @@ AllocationGameArrays::AllocationGameArrays(const Sizes& sizes) : sizes_(sizes) {
   bytes_ = std::make_unique<std::byte[]>(total_bytes_);  // zeroed
 }
 
-AllocationGameArrays::AllocationGameArrays(const AllocationGameArrays& other)
+MallocArrays::MallocArrays(const MallocArrays& other)
     : sizes_(other.sizes_),
       candidates_at_(other.candidates_at_),
       dynamic_at_(other.dynamic_at_),
@@ -50,20 +50,20 @@ AllocationGameArrays::AllocationGameArrays(const AllocationGameArrays& other)
               blocks_at_ + other.blocks_in_use() * sizeof(AddressBlock));
 }
 
-std::size_t AllocationGameArrays::blocks_in_use() const {
+std::size_t MallocArrays::blocks_in_use() const {
   return std::accumulate(block_count_.begin(), block_count_.end(), std::size_t{0});
 }
 
-std::span<const AddressBlock> AllocationGameArrays::blocks(std::size_t k) const {
+std::span<const AddressBlock> MallocArrays::blocks(std::size_t k) const {
   const std::size_t first = std::accumulate(
       block_count_.begin(), block_count_.begin() + static_cast<long>(k), std::size_t{0});
   return {at<AddressBlock>(blocks_at_) + first, block_count_[k]};
 }
 
-void AllocationGameArrays::insert_block(std::size_t k, const AddressBlock& block) {
+void MallocArrays::insert_block(std::size_t k, const AddressBlock& block) {
   const std::size_t in_use = blocks_in_use();
   if (in_use == sizes_.max_blocks) {
-    throw std::length_error("AllocationGameArrays: more than " + std::to_string(sizes_.max_blocks) +
+    throw std::length_error("MallocArrays: more than " + std::to_string(sizes_.max_blocks) +
                             " blocks");
   }
   AddressBlock* all = at<AddressBlock>(blocks_at_);

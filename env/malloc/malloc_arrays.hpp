@@ -1,6 +1,6 @@
-// The allocation game's per-state arrays in one allocation: search agents clone a state at every
+// The malloc env's per-state arrays in one allocation: search agents clone a state at every
 // node, and one allocation and one copy (of the blocks in use, not of their capacity) cost a
-// fraction of a vector each (docs/performance.md "The allocation game").
+// fraction of a vector each (docs/performance.md "The malloc env").
 #pragma once
 
 #include <array>
@@ -23,7 +23,7 @@ struct AddressBlock {
   std::uint32_t last;
 };
 
-class AllocationGameArrays {
+class MallocArrays {
  public:
   struct Sizes {
     std::size_t tensors = 0;
@@ -32,9 +32,9 @@ class AllocationGameArrays {
     std::size_t grid = 0;        // floats of the occupancy grid
     std::size_t max_blocks = 0;  // blocks over every memory
   };
-  explicit AllocationGameArrays(const Sizes& sizes);
-  AllocationGameArrays(const AllocationGameArrays& other);
-  AllocationGameArrays& operator=(const AllocationGameArrays&) = delete;
+  explicit MallocArrays(const Sizes& sizes);
+  MallocArrays(const MallocArrays& other);
+  MallocArrays& operator=(const MallocArrays&) = delete;
 
   std::span<std::int64_t> candidates() {
     return {at<std::int64_t>(candidates_at_), sizes_.actions};

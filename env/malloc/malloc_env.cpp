@@ -1,4 +1,4 @@
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -14,7 +14,7 @@ namespace {
 using namespace tensor_columns;
 constexpr std::size_t kWeightOffset = 6;
 constexpr std::size_t kActivationOffset = 7;
-constexpr auto kAllocationGameDynamicNames =
+constexpr auto kMallocDynamicNames =
     tensor_columns::names_then<2>({"weight_offset", "activation_offset"});
 
 std::vector<std::int64_t> on_chip_capacities(const Simulator& sim) {
@@ -33,8 +33,9 @@ TimeFs pinned_layer_fs(const Simulator& sim, std::span<const MemoryIndex> mappin
 
 }  // namespace
 
-std::shared_ptr<const AllocationGameEnv::Setup> AllocationGameEnv::make_setup(
-    std::string id, const PlacementContext& context, const StepwiseOptions& options) {
+std::shared_ptr<const MallocEnv::Setup> MallocEnv::make_setup(std::string id,
+                                                              const PlacementContext& context,
+                                                              const StepwiseOptions& options) {
   const Simulator& sim = *context.sim;
   std::vector<std::size_t> order = memplace::placement_order(sim, options.order);
   if (order.empty()) {
@@ -73,9 +74,8 @@ std::shared_ptr<const AllocationGameEnv::Setup> AllocationGameEnv::make_setup(
             .grid = OccupancyGrid(sim.num_layers(), on_chip_capacities(sim))});
 }
 
-AllocationGameEnv::AllocationGameEnv(std::string id,
-                                     std::shared_ptr<const PlacementContext> context,
-                                     StepwiseOptions options)
+MallocEnv::MallocEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+                     StepwiseOptions options)
     : ctx_(std::move(context)),
       setup_(make_setup(std::move(id), *ctx_, options)),
       options_(options),
@@ -87,7 +87,7 @@ AllocationGameEnv::AllocationGameEnv(std::string id,
   restore_initial_state();
 }
 
-void AllocationGameEnv::restore_initial_state() {
+void MallocEnv::restore_initial_state() {
   std::ranges::fill(arrays_.mapping(), ctx_->sim->slowest());
   pinned_fs_ = setup_->pinned_fs;
   arrays_.clear_blocks();
@@ -97,7 +97,7 @@ void AllocationGameEnv::restore_initial_state() {
   std::ranges::fill(arrays_.mask(), 0);
 }
 
-Space AllocationGameEnv::observation_space() const {
+Space MallocEnv::observation_space() const {
   const Simulator& sim = *ctx_->sim;
   GraphSpace space{sim.num_layers(),
                    ctx_->graph->num_features + kDynamicFeatures,
@@ -109,24 +109,24 @@ Space AllocationGameEnv::observation_space() const {
   return space;
 }
 
-Space AllocationGameEnv::action_space() const {
+Space MallocEnv::action_space() const {
   return Discrete{static_cast<std::int64_t>(arrays_.mask().size())};
 }
 
-ObservationView AllocationGameEnv::observation() const {
+ObservationView MallocEnv::observation() const {
   ObservationView view;
   view.graph = ctx_->graph.get();
   view.owner = &ctx_->graph;
   view.dynamic = arrays_.dynamic();
   view.dynamic_features = kDynamicFeatures;
-  view.dynamic_names = kAllocationGameDynamicNames;
+  view.dynamic_names = kMallocDynamicNames;
   view.action_mask = arrays_.mask();
   view.occupancy = arrays_.grid();
   view.occupancy_shape = setup_->grid.shape();
   return view;
 }
 
-MemoryIndex AllocationGameEnv::candidate_memory(std::size_t a) const {
+MemoryIndex MallocEnv::candidate_memory(std::size_t a) const {
   if (a >= arrays_.candidates().size()) {
     throw std::out_of_range(id() + ": candidate " + std::to_string(a) + " out of range (0.." +
                             std::to_string(arrays_.candidates().size() - 1) + ")");
@@ -134,12 +134,12 @@ MemoryIndex AllocationGameEnv::candidate_memory(std::size_t a) const {
   return a == 0 ? ctx_->sim->slowest() : static_cast<MemoryIndex>((a - 1) / kRulesPerMemory);
 }
 
-void AllocationGameEnv::set_pointer(std::size_t tensor, float flag) {
+void MallocEnv::set_pointer(std::size_t tensor, float flag) {
   arrays_.dynamic()[tensor_layer(tensor) * kDynamicFeatures +
                     column(tensor, kWeightCurrent, kActivationCurrent)] = flag;
 }
 
-void AllocationGameEnv::refresh_candidates() {
+void MallocEnv::refresh_candidates() {
   const Simulator& sim = *ctx_->sim;
   const std::size_t tensor = setup_->order[cursor_];
   const std::int64_t bytes = sim.tensor_bytes(tensor);
@@ -166,7 +166,7 @@ void AllocationGameEnv::refresh_candidates() {
   }
 }
 
-void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t offset) {
+void MallocEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t offset) {
   const Simulator& sim = *ctx_->sim;
   const std::size_t row = tensor_layer(tensor) * kDynamicFeatures;
   const std::span<float> dynamic = arrays_.dynamic();
@@ -186,7 +186,7 @@ void AllocationGameEnv::place(std::size_t tensor, MemoryIndex m, std::int64_t of
       static_cast<float>(static_cast<double>(offset) / static_cast<double>(sim.capacity(m)));
 }
 
-TimeFs AllocationGameEnv::pinned_fs_of_layers_using(std::size_t tensor) const {
+TimeFs MallocEnv::pinned_fs_of_layers_using(std::size_t tensor) const {
   const Simulator& sim = *ctx_->sim;
   const std::size_t producer = tensor_layer(tensor);
   TimeFs sum = pinned_layer_fs(sim, arrays_.mapping(), producer);
@@ -196,18 +196,18 @@ TimeFs AllocationGameEnv::pinned_fs_of_layers_using(std::size_t tensor) const {
   return sum;
 }
 
-double AllocationGameEnv::potential() const {
+double MallocEnv::potential() const {
   return ctx_->speedup(1) / (static_cast<double>(pinned_fs_) * setup_->potential_scale);
 }
 
-std::vector<std::int64_t> AllocationGameEnv::tensor_offsets() const {
+std::vector<std::int64_t> MallocEnv::tensor_offsets() const {
   std::vector<std::int64_t> offsets(ctx_->sim->num_tensors(), -1);
   for (const AddressBlock& b : arrays_.all_blocks())
     offsets[b.tensor] = b.offset;
   return offsets;
 }
 
-TimeFs AllocationGameEnv::final_latency() const {
+TimeFs MallocEnv::final_latency() const {
   const Simulator& sim = *ctx_->sim;
   thread_local Evaluation out;
   if (sim.dynamics() == Dynamics::addressed) {
@@ -222,12 +222,12 @@ TimeFs AllocationGameEnv::final_latency() const {
   return out.latency_fs;
 }
 
-std::size_t AllocationGameEnv::current_tensor() const {
+std::size_t MallocEnv::current_tensor() const {
   if (done_) throw std::logic_error(setup_->id + ": no tensor to place: the episode has ended");
   return setup_->order[cursor_];
 }
 
-ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
+ResetResult MallocEnv::reset(std::optional<std::uint64_t> seed) {
   if (seed) rng_.reseed(*seed);
   restore_initial_state();
   cursor_ = 0;
@@ -241,7 +241,7 @@ ResetResult AllocationGameEnv::reset(std::optional<std::uint64_t> seed) {
   return {observation(), info_};
 }
 
-StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
+StepResult MallocEnv::step(std::span<const std::int64_t> action) {
   std::size_t slot =
       checked_discrete_action(id(), !done_, action, arrays_.mask().size(), "a candidate placement");
   const std::size_t tensor = setup_->order[cursor_];
@@ -295,14 +295,14 @@ StepResult AllocationGameEnv::step(std::span<const std::int64_t> action) {
           .info = info_};
 }
 
-OptionMap AllocationGameEnv::options() const {
+OptionMap MallocEnv::options() const {
   return ctx_->options_with(options_.to_options());
 }
 
-EnvFamily allocation_game_family() {
-  return family<AllocationGameEnv, StepwiseOptions>(
+EnvFamily malloc_family() {
+  return family<MallocEnv, StepwiseOptions>(
       {.kind = "malloc",
-       .description = "one tensor per step at an address: the allocation game (mallocGame)",
+       .description = "one tensor per step at an address: the malloc env (mallocGame)",
        .versions = {ModelVersion::v2},
        .own_option_specs = [] {
          return StepwiseOptions::specs(

@@ -1,4 +1,4 @@
-// The allocation game (mallocGame, Wang et al. 2023): one tensor per step, in a fixed order, placed
+// The malloc env (mallocGame, Wang et al. 2023): one tensor per step, in a fixed order, placed
 // either in the slowest memory or at an address of an on-chip memory — a rectangle of its bytes x
 // its live steps that must not overlap any placed before it. The action is one of K candidate
 // placements (the slowest memory, then per on-chip memory the lowest, best-fit, widest-gap and
@@ -9,19 +9,19 @@
 #pragma once
 
 #include "base/options.hpp"
-#include "env/allocation_game_arrays.hpp"
 #include "env/env.hpp"
-#include "env/occupancy_grid.hpp"
+#include "env/malloc/malloc_arrays.hpp"
+#include "env/malloc/occupancy_grid.hpp"
 #include "env/placement_context.hpp"
 #include "env/placement_order.hpp"
 #include "env/registry.hpp"
 
 namespace memplace {
 
-class AllocationGameEnv final : public Env {
+class MallocEnv final : public Env {
  public:
-  AllocationGameEnv(std::string id, std::shared_ptr<const PlacementContext> context,
-                    StepwiseOptions options = {});
+  MallocEnv(std::string id, std::shared_ptr<const PlacementContext> context,
+            StepwiseOptions options = {});
 
   // Candidates per on-chip memory (allocation::kGapRules), and the dynamic node feature columns.
   static constexpr std::size_t kRulesPerMemory = 4;
@@ -35,7 +35,7 @@ class AllocationGameEnv final : public Env {
   StepResult step(std::span<const std::int64_t> action) override;
   using Env::step;
   ObservationView observation() const override;
-  std::unique_ptr<Env> clone() const override { return std::make_unique<AllocationGameEnv>(*this); }
+  std::unique_ptr<Env> clone() const override { return std::make_unique<MallocEnv>(*this); }
   OptionMap options() const override;
   const Simulator& simulator() const override { return *ctx_->sim; }
 
@@ -90,7 +90,7 @@ class AllocationGameEnv final : public Env {
   // offset (or -1), and the observation's buffers (N x kDynamicFeatures node features, the
   // occupancy grid, the mask); the pinned latency, but not its layer times (a move re-derives
   // the few layers it changes before and after).
-  AllocationGameArrays arrays_;
+  MallocArrays arrays_;
   TimeFs pinned_fs_ = 0;
   std::size_t cursor_ = 0;
   bool done_ = true;

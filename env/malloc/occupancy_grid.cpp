@@ -1,4 +1,4 @@
-#include "env/occupancy_grid.hpp"
+#include "env/malloc/occupancy_grid.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// The allocation game's picture of its memories: for each addressed memory, a fixed grid of time
+// The malloc env's picture of its memories: for each addressed memory, a fixed grid of time
 // bins x address bins, each cell the share of its time x address area that allocations cover.
 // Fixed-size whatever the workload (a grid, not a list of allocations), so that one network reads
 // every instance.

@@ -36,7 +36,7 @@ struct ExternalAgent {
 };
 
 // The env kinds an external agent's runs may play: their final mappings are scored as the
-// table's runs are (a table is under cost model v0 or v1; the allocation game is v2's).
+// table's runs are (a table is under cost model v0 or v1; the malloc env is v2's).
 inline constexpr const char* kExternalEnvKinds[] = {"single-step", "sequential"};
 
 // Every run's model and scoring (ScoringEnv: hardware, env version, env options) are the table's;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/registry.hpp"
 #include "env/sequential_env.hpp"
 #include "python/bindings/env_state.hpp"
@@ -79,7 +79,7 @@ class PyEnv {
   ObservationArrays arrays_;
   std::vector<std::int64_t> action_;           // reused by every step
   std::vector<std::int64_t> episode_actions_;  // since the last reset, row after row
-  bool replaces_;  // masked_action=fallback: info says when it did
+  bool replaces_;                              // masked_action=fallback: info says when it did
   bool closed_ = false;
 };
 
@@ -89,10 +89,9 @@ void bind_env(py::module_& m) {
   py::class_<PyEnv>(m, "Env", "One placement environment (use memplace.make).")
       .def(py::init<const std::string&, const py::dict&, const std::string&>(), py::arg("id"),
            py::arg("options") = py::dict(), py::arg("observation") = "graph")
-      .def_property_readonly("observation",
-                             [](const PyEnv& e) {
-                               return e.layout() == ObservationLayout::flat ? "flat" : "graph";
-                             })
+      .def_property_readonly(
+          "observation",
+          [](const PyEnv& e) { return e.layout() == ObservationLayout::flat ? "flat" : "graph"; })
       .def("_episode_actions", &PyEnv::episode_actions)
       .def_property_readonly("id", &PyEnv::id)
       .def("reset", &PyEnv::reset, py::kw_only(), py::arg("seed") = py::none(),
@@ -120,43 +119,43 @@ void bind_env(py::module_& m) {
           "The simulator the environment scores with (shared; see memplace.Simulator).")
       .def_property_readonly(
           "placement_order", [](const PyEnv& e) { return placement_order(e.env()); },
-          "Sequential env and allocation game: the tensor ids in the order the episode places "
+          "Sequential env and malloc env: the tensor ids in the order the episode places "
           "them (tensor id = 2 x layer + 0 for its weight, 1 for its output); None otherwise.")
       .def_property_readonly(
           "current_tensor", [](const PyEnv& e) { return current_tensor(e.env()); },
-          "Sequential env and allocation game: the id of the tensor the next step places (the "
+          "Sequential env and malloc env: the id of the tensor the next step places (the "
           "row of node_state whose weight_current or activation_current is 1); None before reset, "
           "after the episode's last step, and in the single-step env.")
       .def_property_readonly(
           "mapping", [](const PyEnv& e) { return mapping(e.env()); },
-          "Sequential env and allocation game: each tensor's memory so far (unplaced tensors in "
+          "Sequential env and malloc env: each tensor's memory so far (unplaced tensors in "
           "the slowest, or where reset's 'start' put them); None otherwise.")
       .def_property_readonly(
           "tensor_offsets",
           [](const PyEnv& e) -> py::object {
-            const auto* game = dynamic_cast<const AllocationGameEnv*>(&e.env());
+            const auto* game = dynamic_cast<const MallocEnv*>(&e.env());
             if (!game) return py::none();
             return py::cast(game->tensor_offsets());
           },
-          "Allocation game: each tensor's offset in its memory (-1 in the slowest or unplaced); "
+          "Malloc env: each tensor's offset in its memory (-1 in the slowest or unplaced); "
           "None otherwise.")
       .def_property_readonly(
           "candidates",
           [](const PyEnv& e) -> py::object {
-            const auto* game = dynamic_cast<const AllocationGameEnv*>(&e.env());
+            const auto* game = dynamic_cast<const MallocEnv*>(&e.env());
             if (!game) return py::none();
             py::list out;
             for (std::size_t a = 0; a < game->observation().action_mask.size(); ++a)
               out.append(py::make_tuple(game->candidate_memory(a), game->candidate_offset(a)));
             return out;
           },
-          "Allocation game: per action, (memory, offset) for the tensor being placed (offset -1: "
+          "Malloc env: per action, (memory, offset) for the tensor being placed (offset -1: "
           "the slowest memory, or no such gap; the mask says which exist); None otherwise.")
       .def(
           "action_masks",
           [](const PyEnv& e) { return bool_mask(e.env().observation().action_mask); },
           "The current observation's action_mask as a bool array (MaskablePPO's protocol): the "
-          "memories (sequential), candidate placements (allocation game) or per-tensor memories "
+          "memories (sequential), candidate placements (malloc env) or per-tensor memories "
           "(single-step, a hint: N*M entries, tensor by tensor) allowed now. All False after the "
           "episode's last step.")
       .def_property_readonly(

@@ -3,13 +3,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/sequential_env.hpp"
 
 namespace memplace::python {
 
 py::object placement_order(const Env& env) {
-  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+  if (const auto* game = dynamic_cast<const MallocEnv*>(&env))
     return py::cast(
         std::vector<std::size_t>(game->placement_order().begin(), game->placement_order().end()));
   if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
@@ -20,7 +20,7 @@ py::object placement_order(const Env& env) {
 
 py::object current_tensor(const Env& env) {
   try {
-    if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+    if (const auto* game = dynamic_cast<const MallocEnv*>(&env))
       return py::int_(game->current_tensor());
     if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
       return py::int_(seq->current_tensor());
@@ -31,7 +31,7 @@ py::object current_tensor(const Env& env) {
 
 py::object mapping(const Env& env) {
   std::span<const MemoryIndex> m;
-  if (const auto* game = dynamic_cast<const AllocationGameEnv*>(&env))
+  if (const auto* game = dynamic_cast<const MallocEnv*>(&env))
     m = game->mapping();
   else if (const auto* seq = dynamic_cast<const SequentialEnv*>(&env))
     m = seq->mapping();

@@ -1,4 +1,4 @@
-// What the one-tensor-per-step environments (sequential, allocation game) expose beyond the
+// What the one-tensor-per-step environments (sequential, malloc env) expose beyond the
 // observation, for agents that need more (a search, a decoder of the final mapping): shared by the
 // single and vector env bindings. Each is None for the other kinds.
 #pragma once

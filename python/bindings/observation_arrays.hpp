@@ -5,7 +5,7 @@
 //   edge_links   (E, 2) int64           producer -> consumer pairs: shared by every step
 //   node_state   (N, F_dynamic) float32 the per-step features (current mapping, ...): a fresh copy
 //   action_mask  (K,) int8              a fresh copy, or the previous array if it did not change
-//   occupancy    (G, 32, 32) float32    the allocation game's grids: a fresh copy
+//   occupancy    (G, 32, 32) float32    the malloc env's grids: a fresh copy
 // flat (the Gymnasium ids' default: what MLP policies and SB3's checker take): the same arrays as
 // 1-D rows — nodes (N*F_static,), node_state (N*F_dynamic,), occupancy (G*32*32,) — and, instead
 // of edge_links, edge_index (2*E,) float32: PyTorch Geometric's (2, E), sources then targets,

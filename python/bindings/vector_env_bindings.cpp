@@ -185,7 +185,7 @@ void bind_vector_env(py::module_& m) {
       .def(
           "mapping", [](const PyVectorEnv& v, std::size_t i) { return mapping(v.envs().env(i)); },
           py::arg("index"),
-          "Copy `index`'s mapping so far (sequential env and allocation game; None otherwise).")
+          "Copy `index`'s mapping so far (sequential env and malloc env; None otherwise).")
       .def("_action_spec",
            [](const PyVectorEnv& v) { return space_spec(v.envs().single_action_space()); })
       .def("_observation_spec",

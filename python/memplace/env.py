@@ -45,7 +45,7 @@ def _observation_space(spec: dict, copies: int | None = None, layout: str = "gra
         "node_state": Box(0.0, 1.0, lead + (n, spec["dynamic_features"]), np.float32),
         "action_mask": mask,
     }
-    if grid[0] > 0:  # the allocation game's time x address occupancy per on-chip memory
+    if grid[0] > 0:  # the malloc env's time x address occupancy per on-chip memory
         spaces["occupancy"] = Box(0.0, 1.0, lead + grid, np.float32)
     return Dict(spaces)
 

@@ -195,7 +195,7 @@ def _vector_adapter(gymnasium):
         current_tensor = property(lambda self: self.envs.current_tensor)
 
         def mapping(self, index: int):
-            """Copy `index`'s mapping so far (sequential env and allocation game)."""
+            """Copy `index`'s mapping so far (sequential env and malloc env)."""
             return self.envs.mapping(index)
 
         def close(self, **kwargs):

@@ -8,7 +8,7 @@
 #include <functional>
 
 #include "agents/planning/gumbel_search.hpp"
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/placement_context.hpp"
 #include "env/sequential_env.hpp"
 #include "env/spaces.hpp"
@@ -23,14 +23,13 @@ std::unique_ptr<Env> sequential(std::uint64_t seed, std::size_t layers, std::siz
   return std::make_unique<SequentialEnv>("toy/sequential", make_placement_context(sim));
 }
 
-std::unique_ptr<Env> allocation_game(std::uint64_t seed, std::size_t layers) {
+std::unique_ptr<Env> malloc(std::uint64_t seed, std::size_t layers) {
   Hardware hw = toy::hardware_levels(3);
   hw.memories[0].alignment_bytes = 16;
   SimulatorOptions options;
   options.dynamics = Dynamics::addressed;
   auto sim = std::make_shared<const Simulator>(toy::random_workload(seed, layers), hw, options);
-  return std::make_unique<AllocationGameEnv>("toy/malloc",
-                                             make_placement_context(sim, ModelVersion::v2));
+  return std::make_unique<MallocEnv>("toy/malloc", make_placement_context(sim, ModelVersion::v2));
 }
 
 // The best return from `state` on, by enumerating every allowed action sequence: of a complete
@@ -65,7 +64,7 @@ Evaluator random_evaluator(std::uint64_t seed) {
 TEST_CASE("gumbel search: with enough simulations it finds the brute-forced best episode") {
   int instances = 0;
   for (std::uint64_t seed = 0; seed < 12; ++seed) {
-    auto env = seed % 3 == 2 ? allocation_game(seed, 3) : sequential(seed, 3, 2 + seed % 2);
+    auto env = seed % 3 == 2 ? malloc(seed, 3) : sequential(seed, 3, 2 + seed % 2);
     env->reset(seed);
     CAPTURE(seed);
     const double optimum = best_return(*env);
@@ -190,7 +189,7 @@ TEST_CASE("gumbel search: one decision ranks by mean return when prior and value
 TEST_CASE("gumbel search: masks hold at every node, and the policy is zero where masked") {
   int searches = 0;
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
-    auto env = seed % 2 == 0 ? allocation_game(seed, 5) : sequential(seed, 6, 3);
+    auto env = seed % 2 == 0 ? malloc(seed, 5) : sequential(seed, 6, 3);
     env->reset(seed);
     const Evaluator evaluate = random_evaluator(seed);
     Rng rng(seed + 100);
@@ -215,7 +214,7 @@ TEST_CASE("gumbel search: masks hold at every node, and the policy is zero where
 }
 
 TEST_CASE("gumbel search: the same state, options and seed give the same search") {
-  auto env = allocation_game(3, 6);
+  auto env = malloc(3, 6);
   env->reset(0);
   const auto run = [&](std::uint64_t seed) {
     Rng rng(seed);

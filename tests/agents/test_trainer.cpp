@@ -107,7 +107,7 @@ TEST_CASE("trainer: env_version v1 trains under the streaming dynamics, over its
         std::string::npos);
 }
 
-TEST_CASE("trainer: mcts under v2 plays the allocation game and its mappings score under v2") {
+TEST_CASE("trainer: mcts under v2 plays the malloc env and its mappings score under v2") {
   agents::TrainConfig config;
   config.agent = "mcts";
   config.model.workload = "resnet50";

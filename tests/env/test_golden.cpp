@@ -165,9 +165,9 @@ TEST_CASE("golden: single-step resnet101 -v2 random-agent episode, rectified") {
                {{"invalid", "rectify"}});
 }
 
-// The allocation game: offsets chosen step by step (the hash covers the occupancy grid), dense
+// The malloc env: offsets chosen step by step (the hash covers the occupancy grid), dense
 // rewards from the pinned potential, the last step's score the full v2 evaluation of the layout.
-TEST_CASE("golden: allocation game resnet50 -v2 random-agent episode") {
+TEST_CASE("golden: malloc env resnet50 -v2 random-agent episode") {
   check_golden("memplace/malloc/resnet50-v2", "malloc-resnet50-v2.txt");
 }
 

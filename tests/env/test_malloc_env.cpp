@@ -1,4 +1,4 @@
-// The allocation game (docs/envs/malloc.md): the candidate offsets by hand on small gap lists and
+// The malloc env (docs/envs/malloc.md): the candidate offsets by hand on small gap lists and
 // on a toy chain, and its promises over random masked episodes on shipped workloads — the layout
 // is always a packing, the final score is the full v2 evaluation of exactly that layout (never
 // faster than v1), both reward modes sum to the same return, and clone() continues exactly.
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "allocation/gaps.hpp"
-#include "env/allocation_game_env.hpp"
+#include "env/malloc/malloc_env.hpp"
 #include "env/registry.hpp"
 #include "model/addressed.hpp"
 #include "model/inputs/embedded.hpp"
@@ -22,7 +22,7 @@ using allocation::gap_candidates;
 using allocation::Range;
 using Offsets = std::array<std::int64_t, 4>;  // lowest, best fit, widest, highest
 
-TEST_CASE("allocation game: candidate offsets among gaps, by hand") {
+TEST_CASE("malloc env: candidate offsets among gaps, by hand") {
   // Gaps [10, 20) (10 bytes), [25, 40) (15) and none above 100.
   const std::vector<Range> taken = {{0, 10}, {20, 25}, {40, 100}};
   CHECK(gap_candidates(taken, 8, 1, 100) == Offsets{10, 10, 25, 32});
@@ -40,9 +40,8 @@ TEST_CASE("allocation game: candidate offsets among gaps, by hand") {
   CHECK(gap_candidates({}, 60, 16, 112) == Offsets{0, 0, 0, 48});
 }
 
-TEST_CASE("allocation game: the state's blocks stay by memory then offset, and a copy is exact") {
-  AllocationGameArrays arrays(
-      {.tensors = 6, .actions = 9, .dynamic = 5, .grid = 7, .max_blocks = 4});
+TEST_CASE("malloc env: the state's blocks stay by memory then offset, and a copy is exact") {
+  MallocArrays arrays({.tensors = 6, .actions = 9, .dynamic = 5, .grid = 7, .max_blocks = 4});
   arrays.insert_block(1, {.offset = 50, .tensor = 0, .first = 0, .last = 1});
   arrays.insert_block(0, {.offset = 30, .tensor = 1, .first = 0, .last = 2});
   arrays.insert_block(1, {.offset = 10, .tensor = 2, .first = 1, .last = 3});
@@ -62,7 +61,7 @@ TEST_CASE("allocation game: the state's blocks stay by memory then offset, and a
   CHECK_THROWS_AS(arrays.insert_block(0, {.offset = 0, .tensor = 4, .first = 0, .last = 0}),
                   std::length_error);
 
-  const AllocationGameArrays copy(arrays);
+  const MallocArrays copy(arrays);
   CHECK(offsets(copy.all_blocks()) == offsets(arrays.all_blocks()));
   CHECK(copy.all_blocks()[1].tensor == 1);
   CHECK(std::ranges::equal(copy.dynamic(), arrays.dynamic()));
@@ -95,8 +94,8 @@ std::vector<std::uint8_t> mask_of(const ObservationView& obs) {
   return {obs.action_mask.begin(), obs.action_mask.end()};
 }
 
-TEST_CASE("allocation game: the toy chain, every candidate by hand") {
-  AllocationGameEnv env("toy", toy_context());
+TEST_CASE("malloc env: the toy chain, every candidate by hand") {
+  MallocEnv env("toy", toy_context());
   // Actions: 0 = SLOW; 1-4 = FAST at the lowest, best-fit, widest, highest offset.
   const std::vector<std::size_t> order = {1, 3, 5, 7, 8, 9};  // outputs, then D's weight and output
   CHECK(std::vector<std::size_t>(env.placement_order().begin(), env.placement_order().end()) ==
@@ -146,7 +145,7 @@ void check_random_episodes(const std::string& id, int episodes) {
   SimulatorOptions streaming_options;
   streaming_options.dynamics = Dynamics::streaming;
   const Simulator streaming(sim.workload(), sim.hardware(), streaming_options);
-  const auto& game = dynamic_cast<const AllocationGameEnv&>(*dense);
+  const auto& game = dynamic_cast<const MallocEnv&>(*dense);
   const Discrete space = std::get<Discrete>(dense->action_space());
   Evaluation v1, v2;
   for (int episode = 0; episode < episodes; ++episode) {
@@ -192,21 +191,21 @@ void check_random_episodes(const std::string& id, int episodes) {
   }
 }
 
-TEST_CASE("allocation game: random masked episodes on resnet50 and bert-base (nnpi)") {
+TEST_CASE("malloc env: random masked episodes on resnet50 and bert-base (nnpi)") {
   check_random_episodes("memplace/malloc/resnet50-v2", 40);
   check_random_episodes("memplace/malloc/bert-base-v2", 10);
 }
 
-TEST_CASE("allocation game: random masked episodes on every other hardware model") {
+TEST_CASE("malloc env: random masked episodes on every other hardware model") {
   for (const char* hardware : {"tpu-v4i", "edge-tpu", "ipu-gc200"})
     check_random_episodes(std::string("memplace/malloc/mobilenet-v2@") + hardware + "-v2", 10);
 }
 
-TEST_CASE("allocation game: under the pinned dynamics the potential is the score") {
+TEST_CASE("malloc env: under the pinned dynamics the potential is the score") {
   // The potential's scale is 1 (the all-slowest latency is the pinned one), so every step reports
   // the exact pinned latency of the mapping so far, and its speedup.
   const auto env = make("memplace/malloc/resnet50-v2", {{"dynamics", "pinned"}});
-  const auto& game = dynamic_cast<const AllocationGameEnv&>(*env);
+  const auto& game = dynamic_cast<const MallocEnv&>(*env);
   const Discrete space = std::get<Discrete>(env->action_space());
   const ResetResult start = env->reset(7);
   const double compiler_fs = start.info.speedup * static_cast<double>(start.info.latency_fs);

@@ -63,8 +63,8 @@ TEST_CASE("external agents: bad entries and name clashes are named") {
           "'mine' is a variant too");
   refused("agents: [mine]\nexternal:\n  mine: {description: \"\", code: c, env: single-step}\n",
           "external.mine.description: empty");
-  refused("agents: [mine]\nexternal:\n  mine: {description: d, code: c, env: allocation-game}\n",
-          "external.mine.env: 'allocation-game'");
+  refused("agents: [mine]\nexternal:\n  mine: {description: d, code: c, env: malloc}\n",
+          "external.mine.env: 'malloc'");
   refused("agents: [mine]\nexternal:\n  mine: {description: d, code: c}\n", "external.mine.env");
   refused("agents: [mine]\nexternal:\n  mine: {description: d, code: c, env: single-step, x: 1}\n",
           "x");

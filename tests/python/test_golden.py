@@ -32,7 +32,7 @@ class Fnv1a:
 def observation_hash(obs, static_prefix: Fnv1a) -> int:
     h = Fnv1a(static_prefix.h)
     h.mix(obs["node_state"].tobytes()).mix(obs["action_mask"].tobytes())
-    if "occupancy" in obs:  # the allocation game's grid, hashed after the mask as in C++
+    if "occupancy" in obs:  # the malloc env's grid, hashed after the mask as in C++
         h.mix(obs["occupancy"].tobytes())
     return h.h
 
@@ -87,7 +87,7 @@ class GoldenTest(unittest.TestCase):
     def test_sequential_resnet50(self):
         self.replay("sequential-resnet50-v0.txt", "memplace/sequential/resnet50-v0")
 
-    def test_allocation_game_resnet50(self):
+    def test_malloc_resnet50(self):
         self.replay("malloc-resnet50-v2.txt", "memplace/malloc/resnet50-v2")
 
     def test_hash_detects_a_changed_observation(self):

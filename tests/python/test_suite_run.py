@@ -303,8 +303,8 @@ class SuiteRunTest(unittest.TestCase):
     def test_bad_input_is_named(self):
         with self.assertRaisesRegex(ValueError, "'ppo' is an agent's own name"):
             self.run_suite(forever, name="ppo")
-        with self.assertRaisesRegex(ValueError, "env: 'allocation-game'"):
-            self.run_suite(forever, env="allocation-game")
+        with self.assertRaisesRegex(ValueError, "env: 'malloc'"):
+            self.run_suite(forever, env="malloc")
         with self.assertRaisesRegex(ValueError, "description: give a non-empty string"):
             self.run_suite(forever, description="")
         with self.assertRaisesRegex(ValueError, "hyperparameters: 'a b' is not a name"):

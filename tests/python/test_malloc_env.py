@@ -1,4 +1,4 @@
-"""The allocation game from Python (docs/envs/malloc.md): the occupancy grid in the observation and
+"""The malloc env from Python (docs/envs/malloc.md): the occupancy grid in the observation and
 its space, and the state accessors a search or a decoder needs — each step puts the placed tensor
 where the chosen candidate said, in the memory it said, and the episode ends valid under v2."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import memplace
 
 
-class AllocationGameTest(unittest.TestCase):
+class MallocTest(unittest.TestCase):
     def test_candidates_are_where_tensors_land(self):
         env = memplace.make("memplace/malloc/resnet50-v2", order="msa")
         obs, info = env.reset(seed=3)
