@@ -15,6 +15,7 @@
 #include "apps/shared/run_options.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
+#include "base/markdown_table.hpp"
 #include "base/number_format.hpp"
 #include "base/options.hpp"
 #include "base/text.hpp"
@@ -108,10 +109,18 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
         "rectified, its overflowing tensors are demoted to slower memories until it fits, as a "
         "compiler would (model/rectify.hpp). On a chip with another number of memories the "
         "policy's choices are carried over by rank: the slowest stays the slowest, the faster "
-        "ones are clipped to the chip's faster memories.\n\n"
-     << "| workload | hardware | policy | valid | speedup | latency (us) | rectified: demotions | "
-        "rectified: speedup | optimum or best known | bound |\n"
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+        "ones are clipped to the chip's faster memories.\n\n";
+  using Align = MarkdownTable::Align;
+  MarkdownTable table({{"workload"},
+                       {"hardware"},
+                       {"policy"},
+                       {"valid"},
+                       {"speedup", Align::right},
+                       {"latency (us)", Align::right},
+                       {"rectified: demotions", Align::right},
+                       {"rectified: speedup", Align::right},
+                       {"optimum or best known", Align::right},
+                       {"bound", Align::right}});
   csv << "workload,hardware,role,valid,speedup,latency_us,demotions,rectified_speedup,"
          "reference_speedup,reference_proven,bound_speedup\n";
   for (const experiments::ZeroShotTarget& target : targets) {
@@ -125,12 +134,13 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     const std::string workload = fs::path(r.workload).stem().string();
     const std::string hardware = fs::path(r.hardware).stem().string();
     const std::string latency = format_fixed(static_cast<double>(r.latency_fs) * 1e-9, 2);
-    md << "| " << workload << " | " << hardware << " | " << role << " | "
-       << (r.valid ? "yes" : "no") << " | " << (r.valid ? format_fixed(r.speedup, 4) : "—") << " | "
-       << latency << " | " << r.demotions << " | " << format_fixed(r.rectified_speedup, 4) << " | "
-       << (reference > 0 ? format_fixed(reference, 4) + (ref.optimum_proven ? " (optimum)" : "")
-                         : "—")
-       << " | " << format_fixed(ref.bound_speedup, 4) << " |\n";
+    table.add_row({workload, hardware, role, r.valid ? "yes" : "no",
+                   r.valid ? format_fixed(r.speedup, 4) : "—", latency, std::to_string(r.demotions),
+                   format_fixed(r.rectified_speedup, 4),
+                   reference > 0
+                       ? format_fixed(reference, 4) + (ref.optimum_proven ? " (optimum)" : "")
+                       : "—",
+                   format_fixed(ref.bound_speedup, 4)});
     csv << r.workload << "," << r.hardware << "," << role << "," << (r.valid ? "true" : "false")
         << "," << format_fixed(r.speedup, 9) << "," << latency << "," << r.demotions << ","
         << format_fixed(r.rectified_speedup, 9) << "," << format_fixed(reference, 9) << ","
@@ -140,6 +150,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
     save_mapping(out / (file + "-mapping.yaml"), *r.simulator, r.mapping,
                  RecordedResult{r.latency_fs, r.valid});
   }
+  md << table.str();
   if (result.best_mapping)
     md << "\nFor comparison, the best mapping the training run found on " << config.model.workload
        << ": " << format_fixed(result.best_speedup, 4) << "x.\n";

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/markdown_table.hpp"
 #include "base/number_format.hpp"
 #include "experiments/generalization/generalization.hpp"
 #include "experiments/suite/aggregate_statistics.hpp"
@@ -12,6 +13,8 @@
 
 namespace memplace::experiments {
 namespace {
+
+constexpr auto Right = MarkdownTable::Align::right;
 
 std::vector<double> shares(const std::vector<double>& speedups, double best_known) {
   std::vector<double> out;
@@ -105,26 +108,40 @@ std::string generalization_markdown(const GeneralizationConfig& config,
     return x.empty() || x.size() != y.size() ? std::string("—")
                                              : format_fixed(probability_of_improvement(x, y), 2);
   };
-  out << "| agent | zero-shot (1 evaluation) | fine-tuned (" << config.k << ") | scratch ("
-      << config.k << ") | P(fine-tuned > scratch) | fine-tuned reached scratch's final best |"
-      << (pretrained ? " from the reward predictor (" + std::to_string(config.k) +
-                           ") | P(predictor > scratch) |"
-                     : std::string())
-      << "\n|---|---:|---:|---:|---:|---:|" << (pretrained ? "---:|---:|" : "") << "\n";
+  const std::string k = std::to_string(config.k);
+  std::vector<MarkdownTable::Column> columns = {{"agent"},
+                                                {"zero-shot (1 evaluation)", Right},
+                                                {"fine-tuned (" + k + ")", Right},
+                                                {"scratch (" + k + ")", Right},
+                                                {"P(fine-tuned > scratch)", Right},
+                                                {"fine-tuned reached scratch's final best", Right}};
+  if (pretrained) {
+    columns.push_back({"from the reward predictor (" + k + ")", Right});
+    columns.push_back({"P(predictor > scratch)", Right});
+  }
+  MarkdownTable table(std::move(columns));
   for (const std::string& agent : agents_of(report)) {
     const Placements p = placements(rows_of(report, agent));
-    out << "| " << agent << " | " << iqm_cell(p.zero_shot) << " | " << iqm_cell(p.fine_tuned)
-        << " | " << iqm_cell(p.scratch) << " | " << improvement(p.fine_tuned, p.scratch) << " | "
-        << reached_cell(p, config.k) << " |";
-    if (pretrained)
-      out << " " << iqm_cell(p.pretrained) << " | " << improvement(p.pretrained, p.scratch) << " |";
-    out << "\n";
+    std::vector<std::string> cells = {agent,
+                                      iqm_cell(p.zero_shot),
+                                      iqm_cell(p.fine_tuned),
+                                      iqm_cell(p.scratch),
+                                      improvement(p.fine_tuned, p.scratch),
+                                      reached_cell(p, config.k)};
+    if (pretrained) {
+      cells.push_back(iqm_cell(p.pretrained));
+      cells.push_back(improvement(p.pretrained, p.scratch));
+    }
+    table.add_row(std::move(cells));
   }
   // The baseline is the same for every agent: scored once per instance.
   const std::vector<std::string> agents = agents_of(report);
-  out << "| *all-fast + rectify* | "
-      << (agents.empty() ? "—" : iqm_cell(placements(rows_of(report, agents.front())).all_fast))
-      << " | | | | |" << (pretrained ? " | |" : "") << "\n";
+  std::vector<std::string> baseline(pretrained ? 8 : 6);
+  baseline[0] = "*all-fast + rectify*";
+  baseline[1] =
+      agents.empty() ? "—" : iqm_cell(placements(rows_of(report, agents.front())).all_fast);
+  table.add_row(std::move(baseline));
+  out << table.str();
   if (pretrained) {
     out << "\nThe reward predictors (experiments/generalization/reward_prediction.hpp, "
         << config.pretrain_steps
@@ -139,55 +156,73 @@ std::string generalization_markdown(const GeneralizationConfig& config,
       << config.k
       << " evaluations, and the median evaluations it took (what it saved against the scratch "
          "run's "
-      << config.k << ").\n\n## Per chip (mean shares)\n\n"
-      << "| agent | chip | test instances | zero-shot | fine-tuned | scratch | reached |\n"
-      << "|---|---|---:|---:|---:|---:|---:|\n";
+      << config.k << ").\n\n## Per chip (mean shares)\n\n";
+  MarkdownTable per_chip({{"agent"},
+                          {"chip"},
+                          {"test instances", Right},
+                          {"zero-shot", Right},
+                          {"fine-tuned", Right},
+                          {"scratch", Right},
+                          {"reached", Right}});
   for (const std::string& agent : agents_of(report))
     for (const std::string& chip : config.chips) {
       const std::vector<GeneralizationRow> rows = rows_of(report, agent, chip);
       if (rows.empty()) continue;
       const Placements p = placements(rows);
       auto pooled_mean = [](const RunScores& s) { return mean_of_finite(pooled_runs(s)); };
-      out << "| " << agent << " | " << chip << " | " << rows.size() << " | "
-          << share_percent(pooled_mean(p.zero_shot)) << " | "
-          << share_percent(pooled_mean(p.fine_tuned)) << " | "
-          << share_percent(pooled_mean(p.scratch)) << " | " << reached_cell(p, config.k) << " |\n";
+      per_chip.add_row({agent, chip, std::to_string(rows.size()),
+                        share_percent(pooled_mean(p.zero_shot)),
+                        share_percent(pooled_mean(p.fine_tuned)),
+                        share_percent(pooled_mean(p.scratch)), reached_cell(p, config.k)});
     }
-  out << "\n## Per instance (mean shares over seeds)\n\n"
-      << "| agent | instance | best known | all-fast + rectify | zero-shot | fine-tuned | scratch |"
-      << (pretrained ? " from the reward predictor |" : "")
-      << "\n|---|---|---:|---:|---:|---:|---:|" << (pretrained ? "---:|" : "") << "\n";
-  for (const GeneralizationRow& row : report.rows)
-    out << "| " << row.agent << " | " << row.instance << " | " << format_fixed(row.best_known, 4)
-        << "x | " << share_percent(share_of_gain(row.all_fast_rectified, row.best_known)) << " | "
-        << share_percent(share_of_gain(row.zero_shot_speedup, row.best_known))
-        << (row.zero_shot_valid ? "" : " (rectified)") << " | "
-        << share_percent(mean_of_finite(shares(row.fine_tuned, row.best_known))) << " | "
-        << share_percent(mean_of_finite(shares(row.scratch, row.best_known))) << " |"
-        << (pretrained
-                ? " " + share_percent(mean_of_finite(shares(row.pretrained, row.best_known))) + " |"
-                : "")
-        << "\n";
+  out << per_chip.str() << "\n## Per instance (mean shares over seeds)\n\n";
+  std::vector<MarkdownTable::Column> instance_columns = {{"agent"},
+                                                         {"instance"},
+                                                         {"best known", Right},
+                                                         {"all-fast + rectify", Right},
+                                                         {"zero-shot", Right},
+                                                         {"fine-tuned", Right},
+                                                         {"scratch", Right}};
+  if (pretrained) instance_columns.push_back({"from the reward predictor", Right});
+  MarkdownTable per_instance(std::move(instance_columns));
+  for (const GeneralizationRow& row : report.rows) {
+    std::vector<std::string> cells = {
+        row.agent,
+        row.instance,
+        format_fixed(row.best_known, 4) + "x",
+        share_percent(share_of_gain(row.all_fast_rectified, row.best_known)),
+        share_percent(share_of_gain(row.zero_shot_speedup, row.best_known)) +
+            (row.zero_shot_valid ? "" : " (rectified)"),
+        share_percent(mean_of_finite(shares(row.fine_tuned, row.best_known))),
+        share_percent(mean_of_finite(shares(row.scratch, row.best_known)))};
+    if (pretrained)
+      cells.push_back(share_percent(mean_of_finite(shares(row.pretrained, row.best_known))));
+    per_instance.add_row(std::move(cells));
+  }
+  out << per_instance.str();
   out << "\n## Across hardware (zero-shot, mean share over the test instances)\n\n"
       << "A policy trained on the row's chip placing the column's test instances; its choices of "
          "memory carried over by rank where the chips have different numbers of memories "
          "(experiments/generalization/transfer.hpp).\n\n";
   for (const std::string& agent : agents_of(report)) {
-    out << "| " << agent << ": trained on \\ placed on |";
+    std::vector<MarkdownTable::Column> columns = {{agent + ": trained on \\ placed on"}};
     for (const std::string& chip : config.chips)
-      out << " " << chip << " |";
-    out << "\n|---|";
-    for (std::size_t c = 0; c < config.chips.size(); ++c)
-      out << "---:|";
-    out << "\n";
+      columns.push_back({chip, Right});
+    MarkdownTable across(std::move(columns));
     for (const std::string& from : config.chips) {
-      out << "| " << from << " |";
-      for (const std::string& to : config.chips)
-        for (const CrossHardwareCell& cell : report.cross_hardware)
-          if (cell.agent == agent && cell.trained_on == from && cell.placed_on == to)
-            out << " " << share_percent(mean_of_finite(cell.shares)) << " |";
-      out << "\n";
+      std::vector<std::string> cells = {from};
+      for (const std::string& to : config.chips) {
+        const auto cell = std::find_if(
+            report.cross_hardware.begin(), report.cross_hardware.end(), [&](const auto& c) {
+              return c.agent == agent && c.trained_on == from && c.placed_on == to;
+            });
+        cells.push_back(cell == report.cross_hardware.end()
+                            ? std::string("—")
+                            : share_percent(mean_of_finite(cell->shares)));
+      }
+      across.add_row(std::move(cells));
     }
+    out << across.str();
     out << "\n";
   }
   return out.str();

@@ -11,6 +11,7 @@
 #include "agents/registry.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/markdown_table.hpp"
 #include "base/number_format.hpp"
 #include "base/yaml_input.hpp"
 #include "experiments/charts/table_plots.hpp"
@@ -277,20 +278,27 @@ std::string leaderboard_markdown(const std::vector<SubmissionCheck>& checks) {
     std::stable_sort(entries.begin(), entries.end(),
                      [](const auto& a, const auto& b) { return a.second->iqm > b.second->iqm; });
     out << "### Suite " << suite << ", " << split << " split, " << instances.size()
-        << " instances: " << budget << " evaluations, " << seeds << " seeds\n\n"
-        << "| | agent | IQM of the share [95 % CI] | mean | runs | submission | what it is |\n"
-        << "|---:|---|---:|---:|---:|---|---|\n";
+        << " instances: " << budget << " evaluations, " << seeds << " seeds\n\n";
+    using Align = MarkdownTable::Align;
+    MarkdownTable table({{"", Align::right},
+                         {"agent"},
+                         {"IQM of the share [95 % CI]", Align::right},
+                         {"mean", Align::right},
+                         {"runs", Align::right},
+                         {"submission"},
+                         {"what it is"}});
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const auto& [check, agg] = entries[k];
-      out << "| " << k + 1 << " | " << agg->agent
-          << (check->config.is_external(agg->agent) ? " (external)" : "") << " | "
-          << share_percent(agg->iqm) << " [" << share_percent(agg->iqm_interval.low) << ", "
-          << share_percent(agg->iqm_interval.high) << "] | " << share_percent(agg->mean) << " | "
-          << agg->runs << " | " << check->submission.name << " (" << check->submission.date << ", `"
-          << check->folder.filename().string() << "`) | " << check->submission.agents.at(agg->agent)
-          << " |\n";
+      table.add_row({std::to_string(k + 1),
+                     agg->agent + (check->config.is_external(agg->agent) ? " (external)" : ""),
+                     share_percent(agg->iqm) + " [" + share_percent(agg->iqm_interval.low) + ", " +
+                         share_percent(agg->iqm_interval.high) + "]",
+                     share_percent(agg->mean), std::to_string(agg->runs),
+                     check->submission.name + " (" + check->submission.date + ", `" +
+                         check->folder.filename().string() + "`)",
+                     check->submission.agents.at(agg->agent)});
     }
-    out << "\nInstances:";
+    out << table.str() << "\nInstances:";
     for (const std::string& instance : instances)
       out << " " << instance;
     out << ".\n\n";

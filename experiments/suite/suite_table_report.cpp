@@ -7,6 +7,7 @@
 
 #include "agents/training/run_folder.hpp"
 #include "base/atomic_file.hpp"
+#include "base/markdown_table.hpp"
 #include "base/number_format.hpp"
 #include "experiments/charts/svg_chart.hpp"
 #include "experiments/charts/table_plots.hpp"
@@ -16,6 +17,7 @@ namespace memplace::experiments {
 namespace {
 
 namespace fs = std::filesystem;
+constexpr auto Right = MarkdownTable::Align::right;
 
 // Per instance: the median wall time of its finished runs, every agent's.
 std::map<std::string, double> equal_times(std::span<const CellResult> cells) {
@@ -71,8 +73,11 @@ std::string heat_map_svg(const SuiteScores& scores, const std::string& title) {
 }
 
 void write_aggregate_table(std::ostringstream& out, const SuiteAggregate& aggregate) {
-  out << "| agent | IQM of the share [95 % CI] | mean | median | runs |\n"
-      << "|---|---:|---:|---:|---:|\n";
+  MarkdownTable table({{"agent"},
+                       {"IQM of the share [95 % CI]", Right},
+                       {"mean", Right},
+                       {"median", Right},
+                       {"runs", Right}});
   std::vector<std::size_t> order(aggregate.agents.size());
   for (std::size_t a = 0; a < order.size(); ++a)
     order[a] = a;
@@ -82,53 +87,47 @@ void write_aggregate_table(std::ostringstream& out, const SuiteAggregate& aggreg
   for (const std::size_t a : order) {
     const AgentAggregate& g = aggregate.agents[a];
     const bool best = g.iqm == aggregate.agents[order.front()].iqm;
-    out << "| " << g.agent << " | " << (best ? "**" : "") << share_percent(g.iqm)
-        << (best ? "**" : "") << " [" << share_percent(g.iqm_interval.low) << ", "
-        << share_percent(g.iqm_interval.high) << "] | " << share_percent(g.mean) << " | "
-        << share_percent(g.median) << " | " << g.runs << " |\n";
+    const std::string bold = best ? "**" : "";
+    table.add_row({g.agent,
+                   bold + share_percent(g.iqm) + bold + " [" + share_percent(g.iqm_interval.low) +
+                       ", " + share_percent(g.iqm_interval.high) + "]",
+                   share_percent(g.mean), share_percent(g.median), std::to_string(g.runs)});
   }
-  out << "\n";
+  out << table.str() << "\n";
 }
 
 void write_improvement_table(std::ostringstream& out, const SuiteAggregate& aggregate) {
-  out << "| P(row > column) |";
+  std::vector<MarkdownTable::Column> columns = {{"P(row > column)"}};
   for (const AgentAggregate& g : aggregate.agents)
-    out << " " << g.agent << " |";
-  out << "\n|---|";
-  for (std::size_t a = 0; a < aggregate.agents.size(); ++a)
-    out << "---:|";
-  out << "\n";
+    columns.push_back({g.agent, Right});
+  MarkdownTable table(std::move(columns));
   for (std::size_t a = 0; a < aggregate.agents.size(); ++a) {
-    out << "| " << aggregate.agents[a].agent << " |";
+    std::vector<std::string> cells = {aggregate.agents[a].agent};
     for (std::size_t b = 0; b < aggregate.agents.size(); ++b)
-      out << " " << (a == b ? std::string("—") : format_fixed(aggregate.improvement[a][b], 2))
-          << " |";
-    out << "\n";
+      cells.push_back(a == b ? std::string("—") : format_fixed(aggregate.improvement[a][b], 2));
+    table.add_row(std::move(cells));
   }
-  out << "\n";
+  out << table.str() << "\n";
 }
 
 void write_instance_table(std::ostringstream& out, const SuiteScores& scores,
                           std::span<const TableRow> rows) {
-  out << "| instance | best known |";
+  std::vector<MarkdownTable::Column> columns = {{"instance"}, {"best known", Right}};
   for (const std::string& agent : scores.agents)
-    out << " " << agent << " |";
-  out << "\n|---|---:|";
-  for (std::size_t a = 0; a < scores.agents.size(); ++a)
-    out << "---:|";
-  out << "\n";
+    columns.push_back({agent, Right});
+  MarkdownTable table(std::move(columns));
   for (std::size_t i = 0; i < scores.instances.size(); ++i) {
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const TableRow& r) {
       return r.workload == scores.instances[i];
     });
-    out << "| " << scores.instances[i] << " | "
-        << (row != rows.end() ? format_fixed(row->best_known_speedup, 4) + "x" : std::string("—"))
-        << " |";
+    std::vector<std::string> cells = {
+        scores.instances[i],
+        row != rows.end() ? format_fixed(row->best_known_speedup, 4) + "x" : std::string("—")};
     for (std::size_t a = 0; a < scores.agents.size(); ++a)
-      out << " " << share_percent(mean_of_finite(scores.shares[a][i])) << " |";
-    out << "\n";
+      cells.push_back(share_percent(mean_of_finite(scores.shares[a][i])));
+    table.add_row(std::move(cells));
   }
-  out << "\n";
+  out << table.str() << "\n";
 }
 
 std::string suite_markdown(const TableConfig& config, std::size_t missing,
@@ -173,10 +172,10 @@ std::string suite_markdown(const TableConfig& config, std::size_t missing,
          "(agents that finish sooner keep their final result). Wall times differ between "
          "machines and reruns, and so does this section.\n\n";
   write_aggregate_table(out, time_aggregate);
-  out << "| instance | time |\n|---|---:|\n";
+  MarkdownTable cut({{"instance"}, {"time", Right}});
   for (const std::string& instance : at_time.instances)
-    out << "| " << instance << " | " << format_significant(times.at(instance), 3) << " s |\n";
-  out << "\n";
+    cut.add_row({instance, format_significant(times.at(instance), 3) + " s"});
+  out << cut.str() << "\n";
   return out.str();
 }
 

@@ -6,11 +6,14 @@
 #include <filesystem>
 #include <sstream>
 
+#include "base/markdown_table.hpp"
 #include "base/number_format.hpp"
 #include "optimum/certificate.hpp"
 
 namespace memplace::experiments {
 namespace {
+
+constexpr auto Right = MarkdownTable::Align::right;
 
 const TableRow* find_row(std::span<const TableRow> rows, const std::string& workload,
                          const std::string& agent) {
@@ -64,47 +67,44 @@ void write_references(std::ostringstream& out, const TableConfig& config,
            "the capacity-aware LP and v1's capacity-free, slowest-port and compute bounds "
            "(docs/optimum.md); no mapping beats it, and (speedup − 1) / (bound − 1) is a floor on "
            "the true share.\n\n";
-    out << "| workload | best known | found by | bound |\n|---|---:|---|---:|\n";
+    MarkdownTable table({{"workload"}, {"best known", Right}, {"found by"}, {"bound", Right}});
     for (const std::string& w : config.workloads) {
       const WorkloadReference* r = find_reference(references, w);
       const double table_best = best_in_table(rows, w);
       const double shipped = r ? r->best_known_speedup : 0.0;
-      out << "| " << workload_label(w) << " | "
-          << (std::max(shipped, table_best) > 0 ? format_fixed(std::max(shipped, table_best), 4)
-                                                : std::string("—"))
-          << " | "
-          << (table_best > shipped ? std::string("this table")
-              : shipped > 0        ? "`" + r->best_known_source + "`"
-                                   : std::string("—"))
-          << " | "
-          << (r && r->bound_speedup > 0 ? format_fixed(r->bound_speedup, 4) : std::string("—"))
-          << " |\n";
+      table.add_row(
+          {workload_label(w),
+           std::max(shipped, table_best) > 0 ? format_fixed(std::max(shipped, table_best), 4)
+                                             : std::string("—"),
+           table_best > shipped ? std::string("this table")
+           : shipped > 0        ? "`" + r->best_known_source + "`"
+                                : std::string("—"),
+           r && r->bound_speedup > 0 ? format_fixed(r->bound_speedup, 4) : std::string("—")});
     }
-    out << "\n";
+    out << table.str() << "\n";
     return;
   }
   out << "Speedups over the compiler of the best possible mapping (the exact optimum of "
       << "`memplace optimum`, docs/optimum.md) and of the capacity-free bound (capacities "
       << "ignored: no mapping reaches it). \"Share\" is (speedup − 1) / (optimum − 1): the "
       << "share of the attainable gain an agent's mean speedup gets.\n\n";
-  out << "| workload | optimum | capacity-free bound |\n|---|---:|---:|\n";
+  MarkdownTable table({{"workload"}, {"optimum", Right}, {"capacity-free bound", Right}});
   for (const std::string& w : config.workloads) {
     const WorkloadReference* r = find_reference(references, w);
-    out << "| " << workload_label(w) << " | ";
+    std::string optimum;
     if (!r || r->optimum_speedup <= 0)
-      out << "unknown (`" << optimum::optimum_command(config.model_of(w)) << "`)";
+      optimum = "unknown (`" + optimum::optimum_command(config.model_of(w)) + "`)";
     else if (r->optimum_proven)
-      out << format_fixed(r->optimum_speedup, 4);
+      optimum = format_fixed(r->optimum_speedup, 4);
     else
-      out << format_fixed(r->optimum_speedup, 4) << " best known (not proven; at most "
-          << format_fixed(r->optimum_bound_speedup, 4) << "): shares are against it";
-    out << " | "
-        << (r && r->capacity_free_bound_speedup > 0
-                ? format_fixed(r->capacity_free_bound_speedup, 4)
-                : std::string("—"))
-        << " |\n";
+      optimum = format_fixed(r->optimum_speedup, 4) + " best known (not proven; at most " +
+                format_fixed(r->optimum_bound_speedup, 4) + "): shares are against it";
+    table.add_row({workload_label(w), optimum,
+                   r && r->capacity_free_bound_speedup > 0
+                       ? format_fixed(r->capacity_free_bound_speedup, 4)
+                       : std::string("—")});
   }
-  out << "\n";
+  out << table.str() << "\n";
 }
 
 // The reference rows under the agents': what every agent should beat, and what there is to win.
@@ -266,53 +266,61 @@ std::string table_markdown(const TableConfig& config, std::span<const TableRow> 
     out << "**Incomplete: " << missing << " run" << (missing == 1 ? " is" : "s are")
         << " not finished; rerun `memplace table` to complete them.**\n\n";
 
-  out << "| agent |";
+  std::vector<MarkdownTable::Column> columns = {{"agent"}};
   for (const std::string& w : config.workloads)
-    out << " " << workload_label(w) << " |";
-  out << "\n|---|";
-  for (std::size_t i = 0; i < config.workloads.size(); ++i)
-    out << "---:|";
-  out << "\n";
+    columns.push_back({workload_label(w), Right});
+  MarkdownTable table(std::move(columns));
   for (const std::string& agent : config.agents) {
-    out << "| " << agent << " |";
+    std::vector<std::string> cells = {agent};
     for (const std::string& w : config.workloads) {
       const TableRow* r = find_row(rows, w, agent);
       if (!r) {
-        out << " … |";
+        cells.push_back("…");
         continue;
       }
       double best_mean = 0;
       for (const TableRow& other : rows)
         if (other.workload == w) best_mean = std::max(best_mean, other.mean_speedup);
       if (r->valid_seeds == 0) {
-        out << " none valid |";
+        cells.push_back("none valid");
         continue;
       }
-      const bool bold = r->mean_speedup == best_mean;
-      out << " " << (bold ? "**" : "") << format_fixed(r->mean_speedup, 4) << " ± "
-          << format_fixed(r->std_speedup, 4) << (bold ? "**" : "");
-      if (!std::isnan(r->share_of_gain)) out << " (" << percent(r->share_of_gain) << ")";
-      out << " |";
+      const std::string bold = r->mean_speedup == best_mean ? "**" : "";
+      std::string cell =
+          bold + format_fixed(r->mean_speedup, 4) + " ± " + format_fixed(r->std_speedup, 4) + bold;
+      if (!std::isnan(r->share_of_gain)) cell += " (" + percent(r->share_of_gain) + ")";
+      cells.push_back(cell);
     }
-    out << "\n";
+    table.add_row(std::move(cells));
   }
+  out << table.str();
 
   write_reference_rows(out, config, rows, references);
   out << "\n";
   write_references(out, config, rows, references);
-  out << "## Details\n\n"
-      << "| workload | agent | seeds (valid) | mean ± std | share of attainable gain | gap to "
-         "best known | share of bound gain | best | worst | evaluations to 95 % | wall s / run |\n"
-      << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out << "## Details\n\n";
+  MarkdownTable details({{"workload"},
+                         {"agent"},
+                         {"seeds (valid)", Right},
+                         {"mean ± std", Right},
+                         {"share of attainable gain", Right},
+                         {"gap to best known", Right},
+                         {"share of bound gain", Right},
+                         {"best", Right},
+                         {"worst", Right},
+                         {"evaluations to 95 %", Right},
+                         {"wall s / run", Right}});
   for (const TableRow& r : rows) {
-    out << "| " << workload_label(r.workload) << " | " << r.agent << " | " << r.seeds << " ("
-        << r.valid_seeds << ") | " << format_fixed(r.mean_speedup, 4) << " ± "
-        << format_fixed(r.std_speedup, 4) << " | " << percent(r.share_of_gain) << " | "
-        << percent(r.gap_to_optimum, 2) << " | " << percent(r.share_of_bound_gain) << " | "
-        << format_fixed(r.best_speedup, 4) << " | " << format_fixed(r.worst_speedup, 4) << " | "
-        << (r.valid_seeds > 0 ? format_fixed(r.mean_evaluations_to_95, 0) : std::string("—"))
-        << " | " << format_fixed(r.mean_wall_seconds, 1) << " |\n";
+    details.add_row(
+        {workload_label(r.workload), r.agent,
+         std::to_string(r.seeds) + " (" + std::to_string(r.valid_seeds) + ")",
+         format_fixed(r.mean_speedup, 4) + " ± " + format_fixed(r.std_speedup, 4),
+         percent(r.share_of_gain), percent(r.gap_to_optimum, 2), percent(r.share_of_bound_gain),
+         format_fixed(r.best_speedup, 4), format_fixed(r.worst_speedup, 4),
+         r.valid_seeds > 0 ? format_fixed(r.mean_evaluations_to_95, 0) : std::string("—"),
+         format_fixed(r.mean_wall_seconds, 1)});
   }
+  out << details.str();
   out << "\n\"Gap to best known\": best known (the optimum where proven) / mean − 1, how much "
          "slower than the best there is the mean is. \"Share of bound gain\": (mean − 1) / "
          "(bound − 1), a floor on the share of the attainable gain. \"Evaluations to 95 %\": the "
