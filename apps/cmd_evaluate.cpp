@@ -6,6 +6,7 @@
 #include "allocation/csv.hpp"
 #include "allocation/packer.hpp"
 #include "apps/commands.hpp"
+#include "apps/shared/cli_model.hpp"
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
@@ -24,9 +25,7 @@ struct EvaluateOptions {
   std::string workload;
   std::string mapping_path;
   std::string hardware;  // where to load the file's hardware from, if not a shipped name
-  std::string memory_time;
-  std::string dynamics;                   // empty: the file's
-  std::optional<std::int64_t> lookahead;  // unset: the file's, else the hardware's
+  ModelOverrides model;  // unset: the file's recorded model
   bool json = false;
   bool per_layer = false;
   bool allocation = false;
@@ -115,9 +114,7 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const MappingHeader header = read_mapping_header(text, o.mapping_path);
   // Score under the model the recorded result was made with, unless told otherwise.
   ModelSpec model = header.model;
-  if (!o.memory_time.empty()) model.memory_time = combine_from_name(o.memory_time);
-  if (!o.dynamics.empty()) model.dynamics = *dynamics_from_name(o.dynamics);
-  if (o.lookahead) model.lookahead = o.lookahead;
+  o.model.apply_to(model);
   Hardware hardware;
   if (!o.hardware.empty()) {
     hardware = load_hardware(o.hardware);
@@ -276,17 +273,7 @@ void add_evaluate_command(CLI::App& app, Streams io) {
   cmd->add_option("--hardware", options->hardware,
                   "A hardware YAML file for the hardware the mapping names (default: the shipped "
                   "model of that name)");
-  cmd->add_option("--memory-time", options->memory_time,
-                  "Score under this memory-time rule (max or sum); default: the rule of the "
-                  "file's recorded result, else the hardware model's")
-      ->check(CLI::IsMember({"max", "sum"}));
-  cmd->add_option("--dynamics", options->dynamics,
-                  "Score under pinned, streaming or addressed dynamics (docs/cost-model.md); "
-                  "default: those of the file's recorded result, else pinned")
-      ->check(CLI::IsMember({"pinned", "streaming", "addressed"}));
-  cmd->add_option("--lookahead", options->lookahead,
-                  "Streaming: the DMA lookahead; default: the file's, else the hardware model's")
-      ->transform(whole_number(0, std::uint64_t{1} << 20));
+  add_model_override_options(*cmd, options->model, "the file's recorded result's");
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_flag("--layers", options->per_layer, "Also print each layer's memories and time");
   cmd->add_flag("--allocation", options->allocation,

@@ -1,30 +1,95 @@
 #include "apps/shared/cli_model.hpp"
 
+#include <functional>
+#include <vector>
+
+#include "apps/shared/validators.hpp"
+
 namespace memplace::cli {
 
-void add_model_options(CLI::App& cmd, ModelSpec& model, bool with_dynamics) {
+namespace {
+
+const std::string kMemoryTimeHelp =
+    "How a layer's transfers to different memories combine: max (separate ports) or sum (one "
+    "shared path)";
+const std::string kDynamicsHelp =
+    "pinned (cost model v0: every tensor read from its home), streaming (v1: a DMA prefetches "
+    "reads into free faster memory) or addressed (v2: v1 where on-chip tensors and staging "
+    "buffers need address ranges; docs/cost-model.md)";
+const std::string kLookaheadHelp =
+    "Streaming: how many layers ahead of its reader a copy may be issued";
+
+std::vector<std::string> dynamics_names() {
+  std::vector<std::string> names;
+  for (const Dynamics d : {Dynamics::pinned, Dynamics::streaming, Dynamics::addressed})
+    names.emplace_back(dynamics_name(d));
+  return names;
+}
+
+CLI::Option* add_memory_time(CLI::App& cmd, std::function<void(MemoryTimeCombine)> set,
+                             const std::string& unset) {
+  return cmd
+      .add_option_function<std::string>(
+          "--memory-time",
+          [set = std::move(set)](const std::string& rule) { set(*combine_from_name(rule)); },
+          kMemoryTimeHelp + "; default: " + unset)
+      ->check(CLI::IsMember({"max", "sum"}));
+}
+
+CLI::Option* add_dynamics(CLI::App& cmd, std::function<void(Dynamics)> set,
+                          const std::string& help) {
+  return cmd
+      .add_option_function<std::string>(
+          "--dynamics",
+          [set = std::move(set)](const std::string& name) { set(*dynamics_from_name(name)); }, help)
+      ->check(CLI::IsMember(dynamics_names()));
+}
+
+CLI::Option* add_lookahead(CLI::App& cmd, std::function<void(std::int64_t)> set,
+                           const std::string& unset) {
+  return cmd
+      .add_option_function<std::int64_t>("--lookahead", std::move(set),
+                                         kLookaheadHelp + "; default: " + unset)
+      ->transform(whole_number(0, std::uint64_t{1} << 20));
+}
+
+}  // namespace
+
+void add_hardware_option(CLI::App& cmd, ModelSpec& model) {
   cmd.add_option("--hardware", model.hardware, "Hardware model: a shipped name or a YAML file")
       ->capture_default_str();
-  cmd.add_option_function<std::string>(
-         "--memory-time",
-         [&model](const std::string& rule) { model.memory_time = combine_from_name(rule); },
-         "How a layer's transfers to different memories combine: max (separate ports) or sum "
-         "(one shared path); default: the hardware model's")
-      ->check(CLI::IsMember({"max", "sum"}));
+}
+
+void add_model_options(CLI::App& cmd, ModelSpec& model, bool with_dynamics) {
+  add_hardware_option(cmd, model);
+  add_memory_time(
+      cmd, [&model](MemoryTimeCombine rule) { model.memory_time = rule; }, "the hardware model's");
   if (!with_dynamics) return;
-  cmd.add_option_function<std::string>(
-         "--dynamics",
-         [&model](const std::string& name) { model.dynamics = *dynamics_from_name(name); },
-         "pinned (cost model v0: every tensor read from its home), streaming (v1: a DMA "
-         "prefetches reads into free faster memory) or addressed (v2: v1 where on-chip tensors "
-         "and staging buffers need address ranges; docs/cost-model.md)")
-      ->check(CLI::IsMember({"pinned", "streaming", "addressed"}))
+  add_dynamics(
+      cmd, [&model](Dynamics d) { model.dynamics = d; }, kDynamicsHelp)
       ->default_str(std::string(dynamics_name(model.dynamics)));
-  cmd.add_option_function<std::int64_t>(
-         "--lookahead", [&model](std::int64_t layers) { model.lookahead = layers; },
-         "Streaming: how many layers ahead of its reader a copy may be issued; default: the "
-         "hardware model's dma.lookahead")
-      ->transform(whole_number(0, std::uint64_t{1} << 20));
+  add_lookahead(
+      cmd, [&model](std::int64_t layers) { model.lookahead = layers; },
+      "the hardware model's dma.lookahead");
+}
+
+void ModelOverrides::apply_to(ModelSpec& model) const {
+  if (memory_time) model.memory_time = *memory_time;
+  if (dynamics) model.dynamics = *dynamics;
+  if (lookahead) model.lookahead = *lookahead;
+}
+
+void add_model_override_options(CLI::App& cmd, ModelOverrides& overrides,
+                                const std::string& unset) {
+  add_memory_time(
+      cmd, [&overrides](MemoryTimeCombine rule) { overrides.memory_time = rule; },
+      unset + ", else the hardware model's");
+  add_dynamics(
+      cmd, [&overrides](Dynamics d) { overrides.dynamics = d; },
+      kDynamicsHelp + "; default: " + unset + ", else pinned");
+  add_lookahead(
+      cmd, [&overrides](std::int64_t layers) { overrides.lookahead = layers; },
+      unset + ", else the hardware model's");
 }
 
 }  // namespace memplace::cli

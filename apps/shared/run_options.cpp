@@ -1,5 +1,6 @@
 #include "apps/shared/run_options.hpp"
 
+#include "apps/shared/cli_model.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/options.hpp"
 
@@ -7,8 +8,7 @@ namespace memplace::cli {
 
 void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments,
                      bool addressed) {
-  cmd.add_option("--hardware", config.model.hardware, "A shipped hardware model or a YAML file")
-      ->capture_default_str();
+  add_hardware_option(cmd, config.model);
   std::vector<std::string> versions = {"v0", "v1"};
   std::string help = "v0: pinned dynamics; v1: streaming (cost model v1)";
   if (addressed) {
