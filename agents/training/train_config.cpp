@@ -26,6 +26,42 @@ void require(bool ok, const std::string& message) {
 
 }  // namespace
 
+std::string ScoringEnv::env_version_yaml() const {
+  return "env_version: " + std::string(version_name(env_version)) + "\n";
+}
+
+std::string ScoringEnv::env_options_yaml() const {
+  std::string out = "env_options:\n";
+  for (const auto& [name, value] : env_options())
+    out += "  " + name + ": " + yaml_quoted(value) + "\n";
+  return out;
+}
+
+void ScoringEnv::read_yaml(const YamlInput& in, const YAML::Node& root) {
+  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
+    ModelVersion version = ModelVersion::v0;
+    try {
+      version = parse_version(in.string(n, "env_version"));
+    } catch (const InputError& e) {
+      in.fail(n, "env_version", e.what());
+    }
+    set_env_version(version);
+  }
+  const YAML::Node n = in.optional(root, "env_options", "env_options");
+  if (!n.IsDefined() || n.IsNull()) return;
+  in.require_map(n, "env_options");
+  OptionMap options;
+  for (const auto& item : n) {
+    const std::string name = in.key(item.first, "env_options");
+    options[name] = in.string(item.second, "env_options." + name);
+  }
+  try {
+    set_env_options(options);
+  } catch (const InputError& e) {
+    in.fail(n, "env_options", e.what());
+  }
+}
+
 void ScoringEnv::set_env_version(ModelVersion version) {
   if (version != env_version) model.dynamics = default_dynamics(version);
   env_version = version;
@@ -104,19 +140,14 @@ std::string TrainConfig::to_yaml() const {
       << "hardware: " << yaml_quoted(model.hardware) << "\n"
       << "env: " << env
       << "\n"
-      // Written for v1 only, so that v0 runs' configs stay as they were.
-      << (env_version == ModelVersion::v0
-              ? ""
-              : "env_version: " + std::string(version_name(env_version)) + "\n")
-      << "budget: " << budget << "\n"
+      // Written from v1 on only, so that v0 runs' configs stay as they were.
+      << (env_version == ModelVersion::v0 ? "" : env_version_yaml()) << "budget: " << budget << "\n"
       << "seed: " << seed << "\n"
       << "threads: " << threads << "\n"
       << "checkpoint_every: " << checkpoint_every << "\n";
   // Written when set only, so that other runs' configs stay as they were.
   if (!init_policy.empty()) out << "init_policy: " << yaml_quoted(init_policy) << "\n";
-  out << "env_options:\n";
-  for (const auto& [name, value] : env_options())
-    out << "  " << name << ": " << yaml_quoted(value) << "\n";
+  out << env_options_yaml();
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
   for (const auto& [name, value] : hyperparameters)
     out << "  " << name << ": " << yaml_quoted(value) << "\n";
@@ -154,28 +185,11 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("hardware", c.model.hardware);
   text_field("env", c.env);
   text_field("init_policy", c.init_policy);
-  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
-    ModelVersion version = ModelVersion::v0;
-    try {
-      version = parse_version(in.string(n, "env_version"));
-    } catch (const InputError& e) {
-      in.fail(n, "env_version", e.what());
-    }
-    c.set_env_version(version);
-  }
+  c.read_yaml(in, root);
   count_field("budget", c.budget);
   count_field("seed", c.seed);
   count_field("threads", c.threads);
   count_field("checkpoint_every", c.checkpoint_every);
-  OptionMap env_options;
-  map_field("env_options", env_options);
-  if (!env_options.empty()) {
-    try {
-      c.set_env_options(env_options);
-    } catch (const InputError& e) {
-      in.fail(in.optional(root, "env_options", "env_options"), "env_options", e.what());
-    }
-  }
   map_field("hyperparameters", c.hyperparameters);
   return c;
 }

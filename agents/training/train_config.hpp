@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/options.hpp"
+#include "base/yaml_input.hpp"
 #include "env/single_step_env.hpp"
 #include "model/model_spec.hpp"
 
@@ -34,6 +35,14 @@ struct ScoringEnv {
   OptionMap env_options() const;
   // InputError unless the env version can express the model (v0: pinned, no lookahead).
   void require_version() const;
+
+  // As every config file (train, table, generalization) writes and reads them: the line
+  // "env_version: v1" and the block "env_options:" with every option, one per line.
+  std::string env_version_yaml() const;
+  std::string env_options_yaml() const;
+  // Reads env_version and env_options from a config's root map, each optional; InputError names
+  // the file, the line and the field.
+  void read_yaml(const YamlInput& in, const YAML::Node& root);
   friend bool operator==(const ScoringEnv&, const ScoringEnv&) = default;
 };
 

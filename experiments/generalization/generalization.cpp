@@ -180,13 +180,9 @@ std::string GeneralizationConfig::to_yaml() const {
       << "rounds: " << rounds << "\n"
       << "k: " << k << "\n"
       << "seeds: " << seeds << "\n"
-      << "env_version: " << version_name(env_version) << "\n";
+      << env_version_yaml();
   // Written when they differ from the defaults, so that earlier folders compare equal.
-  if (env_options() != GeneralizationConfig().env_options()) {
-    out << "env_options:\n";
-    for (const auto& [name, value] : env_options())
-      out << "  " << name << ": " << yaml_quoted(value) << "\n";
-  }
+  if (env_options() != GeneralizationConfig().env_options()) out << env_options_yaml();
   if (pretrain) out << "pretrain: true\npretrain_steps: " << pretrain_steps << "\n";
   return out.str();
 }

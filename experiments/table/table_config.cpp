@@ -340,9 +340,7 @@ std::string TableConfig::to_yaml() const {
       << "seeds: " << seeds << "\n"
       << "budget: " << budget << "\n"
       << "jobs: " << jobs << "\n"
-      << "env_version: " << version_name(env_version) << "\n";
-  out << "env_options:\n";
-  write_options(out, env_options(), "  ");
+      << env_version_yaml() << env_options_yaml();
   if (!variants.empty()) {  // absent when empty: earlier table folders compare equal
     out << "variants:\n";
     for (const auto& [row, agent] : variants)
@@ -399,12 +397,10 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
   names("workloads", c.workloads);
   if (const YAML::Node n = in.optional(root, "hardware", "hardware"); n.IsDefined())
     c.model.hardware = in.string(n, "hardware");
-  if (const YAML::Node n = in.optional(root, "env_version", "env_version"); n.IsDefined()) {
-    const std::string version = in.string(n, "env_version");
-    if (version != "v0" && version != "v1")
-      in.fail(n, "env_version", "'" + version + "' (v1: streaming, v0: pinned dynamics)");
-    c.set_env_version(parse_version(version));
-  }
+  c.read_yaml(in, root);  // env_version and env_options
+  if (c.env_version == ModelVersion::v2)
+    in.fail(in.optional(root, "env_version", "env_version"), "env_version",
+            "'v2': a table runs under v0 (pinned dynamics) or v1 (streaming)");
   if (const YAML::Node n = in.optional(root, "seeds", "seeds"); n.IsDefined())
     c.seeds = static_cast<std::uint64_t>(in.count(n, "seeds"));
   if (const YAML::Node n = in.optional(root, "budget", "budget"); n.IsDefined())
@@ -419,14 +415,6 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       out[name] = in.string(item.second, field + "." + name);
     }
   };
-  OptionMap env_options;
-  const YAML::Node env_node = in.optional(root, "env_options", "env_options");
-  options(env_node, "env_options", env_options);
-  try {
-    c.set_env_options(env_options);
-  } catch (const InputError& e) {
-    in.fail(env_node, "env_options", e.what());
-  }
   if (const YAML::Node n = in.optional(root, "variants", "variants");
       n.IsDefined() && !n.IsNull()) {
     in.require_map(n, "variants");
