@@ -83,20 +83,17 @@ std::vector<OptionSpec> ModelSpec::option_specs(ModelVersion version) {
        "how a layer's transfers to different memories combine; 'hardware' uses the model's rule"},
   };
   if (version == ModelVersion::v0) return specs;
-  if (version == ModelVersion::v1) {
-    specs.push_back({"dynamics",
-                     std::string(dynamics_name(default_dynamics(version))),
-                     {"streaming", "pinned"},
-                     "streaming: a DMA prefetches reads into free faster memory (cost model v1); "
-                     "pinned: v0's dynamics under this version's observation"});
-  } else {
-    specs.push_back({"dynamics",
-                     std::string(dynamics_name(default_dynamics(version))),
-                     {"addressed", "streaming", "pinned"},
-                     "addressed: v1 where on-chip tensors and DMA buffers need address ranges "
-                     "(cost model v2); streaming, pinned: v1's and v0's dynamics under this "
-                     "version's observation"});
-  }
+  // The version's own dynamics first, then the earlier versions', newest first.
+  std::vector<std::string> choices;
+  for (std::size_t d = static_cast<std::size_t>(default_dynamics(version)) + 1; d-- > 0;)
+    choices.emplace_back(dynamics_name(kDynamics[d]));
+  specs.push_back({"dynamics", choices.front(), choices,
+                   version == ModelVersion::v1
+                       ? "streaming: a DMA prefetches reads into free faster memory (cost model "
+                         "v1); pinned: v0's dynamics under this version's observation"
+                       : "addressed: v1 where on-chip tensors and DMA buffers need address ranges "
+                         "(cost model v2); streaming, pinned: v1's and v0's dynamics under this "
+                         "version's observation"});
   specs.push_back({"lookahead",
                    std::string(kHardwareValue),
                    {},

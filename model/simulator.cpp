@@ -35,9 +35,16 @@ std::string_view dynamics_name(Dynamics d) {
 }
 
 std::optional<Dynamics> dynamics_from_name(std::string_view name) {
-  for (const Dynamics d : {Dynamics::pinned, Dynamics::streaming, Dynamics::addressed})
+  for (const Dynamics d : kDynamics)
     if (name == dynamics_name(d)) return d;
   return std::nullopt;
+}
+
+std::vector<std::string> dynamics_names() {
+  std::vector<std::string> names;
+  for (const Dynamics d : kDynamics)
+    names.emplace_back(dynamics_name(d));
+  return names;
 }
 
 namespace {

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "model/evaluation_kernels.hpp"
@@ -34,12 +36,20 @@ namespace memplace {
 // a mapping whose tensors the allocator cannot pack is invalid, and a buffer with no free range
 // delays or drops its copy.
 enum class Dynamics : std::uint8_t { pinned, streaming, addressed };
+// Every dynamics, in the order of the cost models that brought them (v0, v1, v2): the one list
+// of them (names, choices of the CLI and of the model spec's options).
+// (A dynamics' value is its index here.)
+inline constexpr std::array kDynamics = {Dynamics::pinned, Dynamics::streaming,
+                                         Dynamics::addressed};
+static_assert(kDynamics[static_cast<std::size_t>(Dynamics::addressed)] == Dynamics::addressed);
 // Whether the dynamics runs v1's DMA (streaming and addressed).
 inline bool has_dma(Dynamics d) {
   return d != Dynamics::pinned;
 }
 std::string_view dynamics_name(Dynamics d);
 std::optional<Dynamics> dynamics_from_name(std::string_view name);
+// "pinned", "streaming", "addressed": the names of kDynamics, in its order.
+std::vector<std::string> dynamics_names();
 
 struct SimulatorOptions {
   // Overrides the hardware model's memory_time when set.

@@ -19,13 +19,6 @@ const std::string kDynamicsHelp =
 const std::string kLookaheadHelp =
     "Streaming: how many layers ahead of its reader a copy may be issued";
 
-std::vector<std::string> dynamics_names() {
-  std::vector<std::string> names;
-  for (const Dynamics d : {Dynamics::pinned, Dynamics::streaming, Dynamics::addressed})
-    names.emplace_back(dynamics_name(d));
-  return names;
-}
-
 CLI::Option* add_memory_time(CLI::App& cmd, std::function<void(MemoryTimeCombine)> set,
                              const std::string& unset) {
   return cmd
