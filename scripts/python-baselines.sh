@@ -13,8 +13,9 @@
 # Gymnasium 1.0, Stable-Baselines3 2.4.1 and sb3-contrib 2.4.0 on PYTHONPATH (docs/python.md, "The
 # library set"). Hours, not minutes: on one core of the 2-core Intel Xeon VM the CleanRL-style PPO
 # takes 6 minutes, Stable-Baselines3's PPO about 2 hours 20 minutes (its MultiDiscrete
-# distribution is a Categorical per tensor), MaskablePPO longer. A rerun resumes the finished runs,
-# and the three can run side by side on a machine with the cores (start them a few seconds apart).
+# distribution is a Categorical per tensor), MaskablePPO about 4 hours 30 minutes. A rerun resumes
+# the finished runs, and the three can run side by side on a machine with the cores (start them a
+# few seconds apart).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=runs/python-baselines-quick

@@ -66,7 +66,7 @@ echo "the shipped entry checks; tampered claims exit 1, malformed folders 2"
 # is caught.
 python_entry=submissions/python-baselines-quick-v1
 expect 0 "every claim reproduces" "$memplace" submission check "$python_entry"
-for agent in cleanrl-ppo sb3-ppo; do
+for agent in cleanrl-ppo sb3-ppo sb3-maskable-ppo; do
   rm -rf "$work/copy"
   cp -r "$python_entry" "$work/copy"
   sed -i 's/^best_speedup: [0-9.e+-]*/best_speedup: 3.5/' "$work/copy/runs/$agent-resnet18-b1@edge-tpu-s1/result.yaml"
