@@ -11,7 +11,7 @@
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
 #include "base/yaml_input.hpp"
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
 #include "model/mapping_io.hpp"
 #include "model/model_spec.hpp"
 #include "model/references.hpp"
@@ -99,13 +99,12 @@ AddressSummary address_summary(const AddressedLayout& layout) {
   return s;
 }
 
-// The mapping's evaluation; under the addressed dynamics, with where its addresses went.
+// The mapping's evaluation; under a dynamics that gives addresses, with where they went.
 Evaluation evaluate_with_layout(const Simulator& sim, std::span<const MemoryIndex> mapping,
                                 AddressedLayout& layout) {
-  if (sim.dynamics() != Dynamics::addressed) return sim.evaluate(mapping);
-  sim.check_mapping(mapping);
+  if (!sim.dynamics_model().gives_addresses()) return sim.evaluate(mapping);
   Evaluation eval;
-  detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, eval, &layout);
+  sim.evaluate(mapping, eval, layout);
   return eval;
 }
 
@@ -145,7 +144,7 @@ void run_evaluate(const EvaluateOptions& o, Streams io) {
   const Hardware& hw = sim.hardware();
   if (!o.allocation_csv.empty())
     check_writable(std::filesystem::path(o.allocation_csv) / "x.csv", true);
-  const bool addressed = sim.dynamics() == Dynamics::addressed;
+  const bool addressed = sim.dynamics_model().gives_addresses();
   const AddressSummary addresses = addressed ? address_summary(layout) : AddressSummary{};
   const std::vector<AllocationRow> allocations =
       o.allocation || !o.allocation_csv.empty()

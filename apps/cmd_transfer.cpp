@@ -101,9 +101,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
      << version_name(config.env_version) << ") for " << result.evaluations
      << " evaluations, places each workload with one forward pass (its greedy mapping), without "
         "retraining. Speedups are simulated, over each target's compiler heuristic ("
-     << (config.model.dynamics == Dynamics::pinned      ? "the pinned greedy"
-         : config.model.dynamics == Dynamics::streaming ? "the streaming-aware one"
-                                                        : "the addressed one")
+     << config.model.dynamics.model().compiler_name()
      << "); beside them the target's references: the optimum (or the best known mapping) and "
         "the bound no mapping beats (docs/hardware.md). An invalid mapping overflows a memory; "
         "rectified, its overflowing tensors are demoted to slower memories until it fits, as a "

@@ -14,9 +14,9 @@
 
 #include "env/malloc/malloc_env.hpp"
 #include "env/registry.hpp"
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
+#include "model/dynamics/incremental_streaming.hpp"
 #include "model/incremental.hpp"
-#include "model/incremental_streaming.hpp"
 #include "model/references.hpp"
 #include "model/simulator.hpp"
 
@@ -139,7 +139,7 @@ void BM_MallocScore(benchmark::State& state, const std::string& name) {
   std::size_t i = 0;
   for (auto _ : state) {
     const auto& [mapping, offsets] = layouts[i++ & 7];
-    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping, out, nullptr, offsets);
+    sim.evaluate_at_offsets(mapping, offsets, out);
     benchmark::DoNotOptimize(out.latency_fs);
   }
 }

@@ -9,7 +9,7 @@
 #include "env/placement_context.hpp"
 #include "env/placement_order.hpp"
 #include "env/registry.hpp"
-#include "model/incremental_streaming.hpp"
+#include "model/dynamics/incremental_streaming.hpp"
 
 namespace memplace {
 

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/atomic_file.hpp"
+#include "base/text.hpp"
 #include "base/yaml_input.hpp"
 
 namespace memplace {
@@ -31,7 +32,7 @@ MappingHeader read_header(const YamlInput& in) {
       const auto dynamics = dynamics_from_name(in.string(d, "result.dynamics"));
       if (!dynamics)
         in.fail(d, "result.dynamics",
-                "expected pinned, streaming or addressed, got '" + d.Scalar() + "'");
+                "expected one of " + join(dynamics_names(), ", ") + ", got '" + d.Scalar() + "'");
       header.model.dynamics = *dynamics;
     }
     if (const YAML::Node l = in.optional(result, "lookahead", "result"); l.IsDefined())
@@ -45,7 +46,7 @@ MappingHeader read_header(const YamlInput& in) {
 bool MappingHeader::scored_like(const Simulator& sim) const {
   if (model.memory_time.value_or(sim.hardware().memory_time) != sim.memory_time()) return false;
   if (model.dynamics != sim.dynamics()) return false;
-  return model.dynamics == Dynamics::pinned || model.lookahead == sim.hardware().dma.lookahead;
+  return !has_dma(model.dynamics) || model.lookahead == sim.hardware().dma.lookahead;
 }
 
 MappingHeader read_mapping_header(std::string_view text, std::string_view origin) {
@@ -135,10 +136,11 @@ std::string mapping_to_yaml(const Simulator& sim, std::span<const MemoryIndex> m
     out << YAML::Key << "valid" << YAML::Value << recorded->valid;
     out << YAML::Key << "memory_time" << YAML::Value
         << std::string(combine_name(sim.memory_time()));
-    if (has_dma(sim.dynamics())) {
-      out << YAML::Key << "dynamics" << YAML::Value << std::string(dynamics_name(sim.dynamics()));
+    // Pinned, the default, goes unsaid (the files of before the other dynamics read the same).
+    if (sim.dynamics() != Dynamics::pinned)
+      out << YAML::Key << "dynamics" << YAML::Value << std::string(sim.dynamics().name());
+    if (has_dma(sim.dynamics()))
       out << YAML::Key << "lookahead" << YAML::Value << sim.hardware().dma.lookahead;
-    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

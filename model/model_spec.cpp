@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/errors.hpp"
+#include "base/text.hpp"
 #include "base/whole_number.hpp"
 
 namespace memplace {
@@ -43,15 +44,10 @@ ModelVersion parse_version(std::string_view name) {
 }
 
 Dynamics default_dynamics(ModelVersion version) {
-  switch (version) {
-    case ModelVersion::v0:
-      return Dynamics::pinned;
-    case ModelVersion::v1:
-      return Dynamics::streaming;
-    case ModelVersion::v2:
-      return Dynamics::addressed;
-  }
-  return Dynamics::pinned;
+  for (const Dynamics d : Dynamics::all())
+    if (d.model().cost_model() == static_cast<std::size_t>(version)) return d;
+  throw std::logic_error("no registered dynamics brought cost model " +
+                         std::string(version_name(version)));
 }
 
 Simulator ModelSpec::build() const {
@@ -83,17 +79,19 @@ std::vector<OptionSpec> ModelSpec::option_specs(ModelVersion version) {
        "how a layer's transfers to different memories combine; 'hardware' uses the model's rule"},
   };
   if (version == ModelVersion::v0) return specs;
-  // The version's own dynamics first, then the earlier versions', newest first.
-  std::vector<std::string> choices;
-  for (std::size_t d = static_cast<std::size_t>(default_dynamics(version)) + 1; d-- > 0;)
-    choices.emplace_back(dynamics_name(kDynamics[d]));
+  // The version's own dynamics first, then the others it has (from this or an earlier cost
+  // model), newest first.
+  const Dynamics own = default_dynamics(version);
+  std::vector<std::string> choices = {std::string(own.name())};
+  std::string help = std::string(own.model().summary());
+  const std::vector<Dynamics> all = Dynamics::all();
+  for (auto d = all.rbegin(); d != all.rend(); ++d) {
+    if (*d == own || d->model().cost_model() > static_cast<std::size_t>(version)) continue;
+    choices.emplace_back(d->name());
+    help += "; " + std::string(d->model().summary());
+  }
   specs.push_back({"dynamics", choices.front(), choices,
-                   version == ModelVersion::v1
-                       ? "streaming: a DMA prefetches reads into free faster memory (cost model "
-                         "v1); pinned: v0's dynamics under this version's observation"
-                       : "addressed: v1 where on-chip tensors and DMA buffers need address ranges "
-                         "(cost model v2); streaming, pinned: v1's and v0's dynamics under this "
-                         "version's observation"});
+                   help + " (the earlier cost models' under this version's observation)"});
   specs.push_back({"lookahead",
                    std::string(kHardwareValue),
                    {},
@@ -129,8 +127,8 @@ ModelSpec ModelSpec::from_options(const OptionMap& resolved) {
   if (const std::string* d = value("dynamics")) {
     const std::optional<Dynamics> dynamics = dynamics_from_name(*d);
     if (!dynamics)
-      throw InputError("option dynamics: expected addressed, streaming or pinned, got '" + *d +
-                       "'");
+      throw InputError("option dynamics: expected one of " + join(dynamics_names(), ", ") +
+                       ", got '" + *d + "'");
     spec.dynamics = *dynamics;
   }
   if (const std::string* l = value("lookahead"); l && *l != kHardwareValue)
@@ -139,12 +137,15 @@ ModelSpec ModelSpec::from_options(const OptionMap& resolved) {
 }
 
 void ModelSpec::require_version(ModelVersion version) const {
-  if (version == ModelVersion::v1 && dynamics == Dynamics::addressed)
-    throw InputError("the addressed dynamics is cost model v2's (env version v2), not v1's");
-  if (version != ModelVersion::v0) return;
-  if (dynamics != Dynamics::pinned)
-    throw InputError("the streaming dynamics is cost model v1's (env version v1), not v0's");
-  if (lookahead) throw InputError("lookahead is an option of env version v1, not v0");
+  const std::size_t brought = dynamics.model().cost_model();
+  if (brought > static_cast<std::size_t>(version)) {
+    const std::string v = "v" + std::to_string(brought);
+    throw InputError("the " + std::string(dynamics.name()) + " dynamics is cost model " + v +
+                     "'s (env version " + v + "), not " + std::string(version_name(version)) +
+                     "'s");
+  }
+  if (version == ModelVersion::v0 && lookahead)
+    throw InputError("lookahead is an option of env version v1, not v0");
 }
 
 }  // namespace memplace

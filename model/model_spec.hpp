@@ -30,7 +30,8 @@ inline constexpr std::array kModelVersions = {ModelVersion::v0, ModelVersion::v1
 std::string_view version_name(ModelVersion version);
 // "v0", "v1" or "v2"; InputError naming the versions for anything else.
 ModelVersion parse_version(std::string_view name);
-// The dynamics a version runs by default: pinned under v0, streaming under v1, addressed under v2.
+// The dynamics a version runs by default, the one that brought it (DynamicsModel::cost_model):
+// pinned under v0, streaming under v1, addressed under v2.
 Dynamics default_dynamics(ModelVersion version);
 
 struct ModelSpec {

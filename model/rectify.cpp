@@ -2,23 +2,9 @@
 
 #include <limits>
 
-#include "model/addressed.hpp"
 #include "model/incremental.hpp"
 
 namespace memplace {
-
-namespace {
-
-// Under the addressed dynamics, the fastest memory whose tensors the allocator cannot pack; the
-// slowest memory if every one packs (or under the other dynamics).
-std::size_t first_unaddressable(const Simulator& sim, std::span<const MemoryIndex> mapping) {
-  if (sim.dynamics() != Dynamics::addressed) return sim.slowest();
-  for (std::size_t m = 0; m < sim.slowest(); ++m)
-    if (detail::pack_memory(sim, mapping, m).outcome != allocation::SearchOutcome::packed) return m;
-  return sim.slowest();
-}
-
-}  // namespace
 
 Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
   IncrementalEvaluator ev(sim, mapping);
@@ -26,7 +12,7 @@ Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping) {
   while (true) {
     std::size_t m = 0;
     if (ev.valid()) {
-      m = first_unaddressable(sim, ev.mapping());
+      m = sim.dynamics_model().unplaceable_memory(sim, ev.mapping()).value_or(sim.slowest());
       result.valid = m == sim.slowest();
       if (result.valid) break;  // bytes and addresses fit
     } else {

@@ -15,8 +15,9 @@ struct Rectified {
 // While some memory overflows, take the fastest overflowing one and demote, to the next slower
 // memory, the tensor occupying it at its peak step (any of its weights, or an activation live at
 // that step) whose demotion costs the least latency per byte. Deterministic (ties: lower tensor).
-// Under the addressed dynamics (v2) it goes on while some memory's tensors cannot be given
-// addresses: the fastest such memory gives up a tensor at its peak step by the same rule.
+// Then, while the dynamics cannot place some memory's tensors (the addressed dynamics: no
+// addresses; DynamicsModel::unplaceable_memory), the fastest such memory gives up a tensor at its
+// peak step by the same rule.
 Rectified rectify(const Simulator& sim, std::span<const MemoryIndex> mapping);
 
 }  // namespace memplace

@@ -88,8 +88,7 @@ Mapping addressed_compiler_mapping(const Simulator& sim, std::span<const std::in
   return mapping;
 }
 
-Mapping compiler_mapping(const Simulator& sim) {
-  if (sim.dynamics() == Dynamics::pinned) return pinned_compiler_mapping(sim);
+Mapping best_over_reserves(const Simulator& sim, CapacityCompiler compile, bool require_valid) {
   const std::vector<std::size_t> staging = sim.hardware().staging_memories();
   // Reserve combinations as indices into kStagingReserves, one digit per staging memory (or one
   // shared digit beyond three memories), counted up from all zeros.
@@ -111,18 +110,19 @@ Mapping compiler_mapping(const Simulator& sim) {
       const std::size_t m = staging[i];
       capacities[m] -= static_cast<std::int64_t>(static_cast<double>(capacities[m]) * reserve);
     }
-    Mapping candidate = sim.dynamics() == Dynamics::addressed
-                            ? addressed_compiler_mapping(sim, capacities)
-                            : pinned_compiler_mapping(sim, capacities);
+    Mapping candidate = compile(sim, capacities);
     sim.evaluate(candidate, scored);
-    // Under v2 the evaluation's allocator may not find the compiler's own packing again.
-    if (!scored.valid && sim.dynamics() == Dynamics::addressed) continue;
+    if (!scored.valid && require_valid) continue;
     if (best.empty() || scored.latency_fs < best_fs) {
       best = std::move(candidate);
       best_fs = scored.latency_fs;
     }
   }
   return best.empty() ? all_slowest_mapping(sim) : best;
+}
+
+Mapping compiler_mapping(const Simulator& sim) {
+  return sim.dynamics_model().compiler_mapping(sim);
 }
 
 TimeFs lower_bound_fs(const Simulator& sim) {
@@ -174,15 +174,15 @@ TimeFs compute_bound_fs(const Simulator& sim) {
   return total;
 }
 
+TimeFs dma_lower_bound_fs(const Simulator& sim) {
+  return std::max({lower_bound_fs(sim), slowest_port_bound_fs(sim), compute_bound_fs(sim)});
+}
+
 ReferenceLatencies reference_latencies(const Simulator& sim) {
   ReferenceLatencies r;
   r.all_slowest_fs = sim.evaluate(all_slowest_mapping(sim)).latency_fs;
   r.compiler_fs = sim.evaluate(compiler_mapping(sim)).latency_fs;
-  r.lower_bound_fs = lower_bound_fs(sim);
-  if (has_dma(sim.dynamics())) {
-    r.lower_bound_fs =
-        std::max({r.lower_bound_fs, slowest_port_bound_fs(sim), compute_bound_fs(sim)});
-  }
+  r.lower_bound_fs = sim.dynamics_model().lower_bound_fs(sim);
   return r;
 }
 

@@ -33,14 +33,19 @@ Mapping addressed_compiler_mapping(const Simulator& sim,
 // capacity kept free for the DMA.
 inline constexpr std::array<double, 5> kStagingReserves = {0, 0.125, 0.25, 0.5, 0.75};
 
-// The compiler every speedup is over, for the simulator's dynamics. Pinned: the greedy above.
-// Streaming: the greedy run with every combination of reserves (kStagingReserves per staging
-// memory; with more than three staging memories, one fraction for all) taken from the staging
-// memories' capacities, each result scored under streaming, the fastest kept (ties: the first
-// in that order, which starts with no reserve) — a simple stand-in for what compilers with
-// memory-space assignment do. Addressed: the same with addressed_compiler_mapping, keeping only
-// results valid under v2 (the evaluation's allocator must find addresses too); all-slowest if
-// none is.
+// A compiler that places within given capacities (the two above).
+using CapacityCompiler = Mapping (*)(const Simulator&, std::span<const std::int64_t>);
+// `compile` run with every combination of reserves (kStagingReserves per staging memory; with
+// more than three staging memories, one fraction for all) taken from the staging memories'
+// capacities, each result scored under the simulator's dynamics, the fastest kept (ties: the
+// first in that order, which starts with no reserve); with `require_valid`, only valid results
+// (all-slowest if none is) — a simple stand-in for what compilers with memory-space assignment do.
+Mapping best_over_reserves(const Simulator& sim, CapacityCompiler compile, bool require_valid);
+
+// The compiler every speedup is over: the simulator's dynamics' (DynamicsModel::compiler_mapping).
+// Pinned: the greedy above. Streaming: best_over_reserves of the greedy. Addressed:
+// best_over_reserves of addressed_compiler_mapping, valid results only (the evaluation's allocator
+// must find addresses too).
 Mapping compiler_mapping(const Simulator& sim);
 
 // A latency no mapping can beat under any dynamics: capacities ignored, and each layer's
@@ -56,11 +61,13 @@ TimeFs lower_bound_fs(const Simulator& sim);
 TimeFs slowest_port_bound_fs(const Simulator& sim);
 // Compute alone: the sum over layers of compute time and overhead.
 TimeFs compute_bound_fs(const Simulator& sim);
+// The largest of the three bounds above: the reference bound of the dynamics with a DMA.
+TimeFs dma_lower_bound_fs(const Simulator& sim);
 
 struct ReferenceLatencies {
   TimeFs all_slowest_fs = 0;
   TimeFs compiler_fs = 0;     // compiler_mapping: the streaming-aware compiler under streaming
-  TimeFs lower_bound_fs = 0;  // pinned: lower_bound_fs; streaming, addressed: the largest of three
+  TimeFs lower_bound_fs = 0;  // the dynamics' (pinned: lower_bound_fs; with a DMA: the largest)
 };
 ReferenceLatencies reference_latencies(const Simulator& sim);
 

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "base/errors.hpp"
-#include "model/addressed.hpp"
 
 namespace memplace {
 
@@ -20,31 +19,6 @@ std::int64_t Evaluation::total_overflow_bytes() const {
   for (std::int64_t o : overflow_bytes)
     total += o;
   return total;
-}
-
-std::string_view dynamics_name(Dynamics d) {
-  switch (d) {
-    case Dynamics::pinned:
-      return "pinned";
-    case Dynamics::streaming:
-      return "streaming";
-    case Dynamics::addressed:
-      return "addressed";
-  }
-  return "unknown";
-}
-
-std::optional<Dynamics> dynamics_from_name(std::string_view name) {
-  for (const Dynamics d : kDynamics)
-    if (name == dynamics_name(d)) return d;
-  return std::nullopt;
-}
-
-std::vector<std::string> dynamics_names() {
-  std::vector<std::string> names;
-  for (const Dynamics d : kDynamics)
-    names.emplace_back(dynamics_name(d));
-  return names;
 }
 
 namespace {
@@ -99,7 +73,8 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
       allocation_placements_(options.allocation_placements),
       num_layers_(workload_.size()),
       num_memories_(hardware_.num_memories()),
-      scalar_kernel_(options.scalar_kernel) {
+      scalar_kernel_(options.scalar_kernel),
+      model_(&options.dynamics.model()) {
   hardware_.validate(hardware_.name);
   check_time_range(workload_, hardware_);
   const std::size_t n = num_layers_;
@@ -161,8 +136,7 @@ Simulator::Simulator(Workload workload, Hardware hardware, SimulatorOptions opti
     }
   }
 
-  plan_ = detail::build_evaluation_plan(*this);
-  if (has_dma(dynamics_)) streaming_plan_ = detail::build_streaming_plan(*this);
+  plan_ = model_->compile(*this);
 }
 
 std::size_t Simulator::live_first(std::size_t tensor) const {
@@ -213,34 +187,40 @@ Evaluation Simulator::evaluate(std::span<const MemoryIndex> mapping) const {
   return out;
 }
 
-void Simulator::evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
-                                const detail::StreamingStart* start) const {
-  out.layer_fs.resize(num_layers_);
-  out.peak_bytes.resize(num_memories_);
-  out.overflow_bytes.resize(num_memories_);
-  if (scalar_kernel_ || !detail::evaluate_vector(*this, plan_, mapping, out, start)) {
-    detail::evaluate_scalar(*this, plan_, mapping, out, start);
-  }
-  out.valid = true;
-  for (std::size_t m = 0; m < num_memories_; ++m) {
-    out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - capacity_[m]);
-    out.valid = out.valid && out.overflow_bytes[m] == 0;
+void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
+  check_mapping(mapping);
+  model_->evaluate(*this, *plan_, mapping, out, {});
+}
+
+namespace {
+
+void require_addresses(const DynamicsModel& model) {
+  if (!model.gives_addresses()) {
+    throw std::invalid_argument("the " + std::string(model.name()) +
+                                " dynamics gives no addresses; evaluate with addresses under the "
+                                "addressed dynamics (cost model v2)");
   }
 }
 
-void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const {
+}  // namespace
+
+void Simulator::evaluate(std::span<const MemoryIndex> mapping, Evaluation& out,
+                         AddressedLayout& layout) const {
+  require_addresses(*model_);
   check_mapping(mapping);
-  switch (dynamics_) {
-    case Dynamics::pinned:
-      evaluate_pinned(mapping, out);
-      break;
-    case Dynamics::streaming:
-      detail::evaluate_streaming(*this, streaming_plan_, mapping, out);
-      break;
-    case Dynamics::addressed:
-      detail::evaluate_addressed(*this, streaming_plan_, mapping, out);
-      break;
+  model_->evaluate(*this, *plan_, mapping, out, {.layout = &layout, .tensor_offsets = {}});
+}
+
+void Simulator::evaluate_at_offsets(std::span<const MemoryIndex> mapping,
+                                    std::span<const std::int64_t> tensor_offsets,
+                                    Evaluation& out) const {
+  require_addresses(*model_);
+  check_mapping(mapping);
+  if (tensor_offsets.size() != mapping.size()) {
+    throw std::invalid_argument("tensor offsets: " + std::to_string(tensor_offsets.size()) +
+                                " given for " + std::to_string(mapping.size()) + " tensors");
   }
+  model_->evaluate(*this, *plan_, mapping, out, {.tensor_offsets = tensor_offsets});
 }
 
 }  // namespace memplace

@@ -1,5 +1,5 @@
 // The cost model (docs/cost-model.md): latency and validity of a mapping. What follows is the
-// pinned dynamics (v0); the streaming dynamics (v1) builds on it (model/streaming.hpp).
+// pinned dynamics (v0); the others (model/dynamics.hpp) build on the same compiled arrays.
 //
 // For layer l and memory M, bytes(l, M) = weight traffic of l if its weight is in M + output bytes
 // of l if its output is in M + bytes of each input whose producer put its output in M (+ graph
@@ -9,47 +9,25 @@
 // activations live at any schedule step fit the capacity.
 //
 // The Simulator compiles a workload and a hardware model into flat arrays of per-tensor transfer
-// times (integer femtoseconds), so an evaluation is a few passes over contiguous memory.
+// times (integer femtoseconds), so an evaluation is a few passes over contiguous memory, and
+// hands the evaluation to its dynamics (model/dynamics/).
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "model/evaluation_kernels.hpp"
+#include "model/dynamics.hpp"
 #include "model/inputs/hardware.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
 #include "model/inputs/workload.hpp"
-#include "model/streaming.hpp"
 
 namespace memplace {
-
-// What happens in time (docs/cost-model.md): every tensor read from its home while each layer runs
-// alone (pinned, cost model v0), or a DMA prefetching reads into free faster memory in the idle
-// time of earlier layers (streaming, v1); the mapping and its validity are the same under both.
-// The addressed dynamics (v2) is v1 where on-chip tensors and staging buffers also need addresses:
-// a mapping whose tensors the allocator cannot pack is invalid, and a buffer with no free range
-// delays or drops its copy.
-enum class Dynamics : std::uint8_t { pinned, streaming, addressed };
-// Every dynamics, in the order of the cost models that brought them (v0, v1, v2): the one list
-// of them (names, choices of the CLI and of the model spec's options).
-// (A dynamics' value is its index here.)
-inline constexpr std::array kDynamics = {Dynamics::pinned, Dynamics::streaming,
-                                         Dynamics::addressed};
-static_assert(kDynamics[static_cast<std::size_t>(Dynamics::addressed)] == Dynamics::addressed);
-// Whether the dynamics runs v1's DMA (streaming and addressed).
-inline bool has_dma(Dynamics d) {
-  return d != Dynamics::pinned;
-}
-std::string_view dynamics_name(Dynamics d);
-std::optional<Dynamics> dynamics_from_name(std::string_view name);
-// "pinned", "streaming", "addressed": the names of kDynamics, in its order.
-std::vector<std::string> dynamics_names();
 
 struct SimulatorOptions {
   // Overrides the hardware model's memory_time when set.
@@ -85,6 +63,11 @@ class Simulator {
   const Hardware& hardware() const { return hardware_; }
   MemoryTimeCombine memory_time() const { return combine_; }
   Dynamics dynamics() const { return dynamics_; }
+  const DynamicsModel& dynamics_model() const { return *model_; }
+  // What the dynamics compiled for this simulator (model/dynamics/ reads its own kind).
+  const DynamicsPlan& dynamics_plan() const { return *plan_; }
+  // Whether the evaluation kernels stay scalar (SimulatorOptions::scalar_kernel).
+  bool scalar_kernel() const { return scalar_kernel_; }
   std::uint64_t allocation_placements() const { return allocation_placements_; }
   std::size_t num_layers() const { return num_layers_; }
   std::size_t num_tensors() const { return 2 * num_layers_; }
@@ -93,13 +76,14 @@ class Simulator {
 
   Evaluation evaluate(std::span<const MemoryIndex> mapping) const;
   void evaluate(std::span<const MemoryIndex> mapping, Evaluation& out) const;
-  // The pinned evaluation whatever the dynamics (the mapping unchecked); with `start`, also what
-  // the streaming evaluation starts from (evaluation_kernels.hpp).
-  void evaluate_pinned(std::span<const MemoryIndex> mapping, Evaluation& out,
-                       const detail::StreamingStart* start = nullptr) const;
-
-  // The streaming and addressed dynamics' static DMA plan (empty under the pinned dynamics).
-  const detail::StreamingPlan& streaming_plan() const { return streaming_plan_; }
+  // Under a dynamics that gives addresses (the addressed one): also where everything went
+  // (model/dynamics/addressed.hpp), or with the tensors at the given offsets (one per tensor,
+  // -1 in the slowest memory; a valid packing of every memory, as layout_faults checks) instead
+  // of the allocator's. std::invalid_argument under any other dynamics or for a bad mapping.
+  void evaluate(std::span<const MemoryIndex> mapping, Evaluation& out,
+                AddressedLayout& layout) const;
+  void evaluate_at_offsets(std::span<const MemoryIndex> mapping,
+                           std::span<const std::int64_t> tensor_offsets, Evaluation& out) const;
 
   // Throws std::invalid_argument naming the problem: wrong length, memory index out of range.
   void check_mapping(std::span<const MemoryIndex> mapping) const;
@@ -183,8 +167,8 @@ class Simulator {
   std::vector<TimeFs> read_fs_;  // per dependency x memory
 
   bool scalar_kernel_;
-  detail::EvaluationPlan plan_;
-  detail::StreamingPlan streaming_plan_;  // built for the dynamics with a DMA only
+  const DynamicsModel* model_;                // the registry's, never null
+  std::shared_ptr<const DynamicsPlan> plan_;  // shared by copies: it never changes
 };
 
 }  // namespace memplace

@@ -4,7 +4,7 @@
 
 #include "model/rectify.hpp"
 #include "model/references.hpp"
-#include "optimum/streaming_bound.hpp"
+#include "optimum/dynamics_optimum.hpp"
 
 namespace memplace::optimum {
 
@@ -28,13 +28,16 @@ Headroom headroom(const Simulator& sim) {
   h.certificate = shipped_certificate(sim);
   h.best_known = best_shipped_mapping(sim);
   h.capacity_free_bound_fs = lower_bound_fs(sim);
-  h.bound_fs = h.certificate ? h.certificate->bound_fs : h.capacity_free_bound_fs;
+  h.bound_fs = h.certificate ? h.certificate->bound_fs : references.lower_bound_fs;
   if (has_dma(sim.dynamics())) {
     h.pinned_compiler_fs = sim.evaluate(pinned_compiler_mapping(sim)).latency_fs;
     h.slowest_port_bound_fs = slowest_port_bound_fs(sim);
     h.compute_bound_fs = compute_bound_fs(sim);
-    h.capacity_aware_bound_fs = streaming_bound_fs(sim);
-    h.bound_fs = std::max({references.lower_bound_fs, *h.capacity_aware_bound_fs});
+  }
+  const DynamicsOptimum* part = find_optimum_part(sim);
+  if (part && part->capacity_aware_bound_fs) {
+    h.capacity_aware_bound_fs = part->capacity_aware_bound_fs(sim);
+    h.bound_fs = std::max(h.bound_fs, *h.capacity_aware_bound_fs);
   }
   return h;
 }

@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "model/references.hpp"
+#include "optimum/clp.hpp"
+#include "optimum/dynamics_optimum.hpp"
 #include "optimum/formulation.hpp"
-#include "optimum/streaming_bound.hpp"
 
 namespace memplace::optimum {
 
@@ -27,10 +28,6 @@ using Clock = std::chrono::steady_clock;
 // A new incumbent must beat the last by this much (CBC's default, about 10 fs): the optimum is
 // exact to within it.
 constexpr double kCutoffIncrementUnits = 1e-5;
-
-double units_to_fs(double units, TimeFs constant_fs) {
-  return units / kUnitsPerFs + static_cast<double>(constant_fs);
-}
 
 // What CBC's event handler (and every copy CBC makes of it) reports to.
 struct SearchState {
@@ -76,34 +73,6 @@ class ProgressHandler final : public CbcEventHandler {
 
   SearchState* state_;
 };
-
-OsiClpSolverInterface load(const MipFormulation& f) {
-  OsiClpSolverInterface solver;
-  const double infinity = solver.getInfinity();
-  auto clamp = [&](std::vector<double> v) {
-    for (double& x : v)
-      x = std::isinf(x) ? std::copysign(infinity, x) : x;
-    return v;
-  };
-  std::vector<CoinBigIndex> starts(f.row_start.begin(), f.row_start.end() - 1);
-  std::vector<int> lengths;
-  for (std::size_t r = 0; r < f.num_rows(); ++r)
-    lengths.push_back(static_cast<int>(f.row_start[r + 1] - f.row_start[r]));
-  const CoinPackedMatrix matrix(false, static_cast<int>(f.num_columns()),
-                                static_cast<int>(f.num_rows()),
-                                static_cast<CoinBigIndex>(f.row_value.size()), f.row_value.data(),
-                                f.row_column.data(), starts.data(), lengths.data());
-  const std::vector<double> column_upper = clamp(f.column_upper);
-  const std::vector<double> row_lower = clamp(f.row_lower);
-  const std::vector<double> row_upper = clamp(f.row_upper);
-  solver.loadProblem(matrix, f.column_lower.data(), column_upper.data(), f.objective.data(),
-                     row_lower.data(), row_upper.data());
-  for (std::size_t c = 0; c < f.num_columns(); ++c) {
-    if (f.integer[c]) solver.setInteger(static_cast<int>(c));
-  }
-  solver.messageHandler()->setLogLevel(0);
-  return solver;
-}
 
 std::string number(double value) {
   char text[64];
@@ -161,31 +130,16 @@ std::string solver_version() {
   return std::string("CBC ") + CBC_VERSION;
 }
 
-double solve_relaxation(const MipFormulation& f) {
-  OsiClpSolverInterface solver = load(f);
-  for (std::size_t c = 0; c < f.num_columns(); ++c)
-    solver.setContinuous(static_cast<int>(c));
-  solver.initialSolve();
-  if (!solver.isProvenOptimal()) {
-    throw std::runtime_error("Clp did not solve the relaxation to optimality (" +
-                             std::string(solver.isProvenPrimalInfeasible() ? "infeasible"
-                                         : solver.isProvenDualInfeasible() ? "unbounded"
-                                                                           : "stopped") +
-                             ")");
-  }
-  return units_to_fs(solver.getObjValue(), f.constant_fs);
-}
-
 Solution solve(const Simulator& sim, const SolverOptions& options,
                const std::function<bool(const Progress&)>& progress) {
   options.validate();
-  const bool exact = sim.dynamics() == Dynamics::pinned;
-  const MipFormulation f =
-      exact ? build_formulation(sim) : build_streaming_relaxation(sim, {}, /*integral=*/true);
+  const DynamicsOptimum& part = optimum_part(sim);
+  const bool exact = part.exact;
+  const MipFormulation f = part.formulation(sim);
   const Mapping start = options.start.empty() ? compiler_mapping(sim) : options.start;
   sim.check_mapping(start);
 
-  OsiClpSolverInterface solver = load(f);
+  OsiClpSolverInterface solver = load_into_clp(f);
   CbcModel model(solver);
   model.setLogLevel(0);
   // The warm start by column name, the placements only: CBC completes the continuous columns.

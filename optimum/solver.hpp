@@ -73,11 +73,6 @@ struct Solution {
 Solution solve(const Simulator& sim, const SolverOptions& options,
                const std::function<bool(const Progress&)>& progress = {});
 
-struct MipFormulation;
-// The optimum of a formulation's linear relaxation (integrality dropped) in femtoseconds, its
-// constant included, by Clp's dual simplex. Throws std::runtime_error unless Clp proves it optimal.
-double solve_relaxation(const MipFormulation& f);
-
 // "CBC 2.10.8", for certificates.
 std::string solver_version();
 

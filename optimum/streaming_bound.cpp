@@ -6,8 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/dynamics/streaming.hpp"
+#include "optimum/clp.hpp"
 #include "optimum/formulation.hpp"
-#include "optimum/solver.hpp"
 
 namespace memplace::optimum {
 namespace {
@@ -45,7 +46,7 @@ class Relaxation {
  public:
   Relaxation(const Simulator& sim, std::span<const MemoryIndex> fixed, bool integral)
       : sim_(sim),
-        plan_(sim.streaming_plan()),
+        plan_(streaming_plan(sim)),
         n_(sim.num_layers()),
         memories_(sim.num_memories()),
         ports_(sim.memory_time() == MemoryTimeCombine::max ? memories_ : 1),

@@ -3,8 +3,9 @@
 - every #include "folder/..." goes to the same floor or one below it. CMake's libraries link only
   downwards, but every target sees the whole repository as its include root, so a header of a
   higher floor could still be included from a lower one;
-- inside a code folder, no two files (a header and its source count as one) include each other:
-  a cycle inside a floor is a floor that has not been cut where it should be;
+- inside a floor (model/ with model/dynamics/, a folder where no floor is named), no two files (a
+  header and its source count as one) include each other: a cycle inside a floor is a floor that
+  has not been cut where it should be;
 - a name in a `namespace detail` is used only in the folder that declares it: another folder that
   needs it needs a public function instead. (tests/ and bench/ may test and time a detail.)
 
@@ -25,24 +26,18 @@ DETAIL_BLOCK = re.compile(r"namespace (?:[\w:]+::)?detail \{(.*?)\}  // namespac
                           r"(?:[\w:]+::)?detail", re.S)
 DECLARED = re.compile(r"(?<![\w:.>])([A-Za-z_]\w*)\b")  # not std::array, not a.member
 
-# Mutual includes inside a folder that remain, each argued in docs/architecture.md ("What the
-# checks still allow"): the simulator and its dynamics' kernels share one class until the
-# dynamics get an interface of their own; the allocator's searches share their limits with the
-# file that drives them; the ONNX importer's fusion presets are an import option.
+# Mutual includes inside a floor that remain, each argued in docs/architecture.md ("What the
+# checks still allow"): the allocator's searches share their limits with the file that drives
+# them; the procedural graphs are a workload source the workload loader names; the ONNX
+# importer's fusion presets are an import option.
 ALLOWED_MUTUAL = {
     ("allocation/exact_search", "allocation/search_common"),
-    ("model/addressed", "model/simulator"),
-    ("model/evaluation_kernels", "model/simulator"),
     ("model/inputs/procedural", "model/inputs/workload"),
-    ("model/simulator", "model/streaming"),
-    ("optimum/solver", "optimum/streaming_bound"),
     ("workloads/tools/fusion", "workloads/tools/onnx_import"),
 }
-# detail:: names used from another folder that remain (docs/architecture.md): Simulator has no
-# public "evaluate with this layout" yet, and the optimum's streaming MIP reads the streaming plan.
+# detail:: names used from another folder that remain (docs/architecture.md): the optimum's
+# streaming MIP is a formulation of the streaming dynamics' own plan, read as it is.
 ALLOWED_DETAIL = {
-    ("apps", "evaluate_addressed"),
-    ("env/malloc", "evaluate_addressed"),
     ("optimum", "StreamRead"),
     ("optimum", "StreamingPlan"),
 }
@@ -122,8 +117,16 @@ def module(path):
     return os.path.splitext(path)[0]
 
 
+def same_room(a, b):
+    """Modules on one floor (model/ and model/dynamics/ are one), else in one folder."""
+    floor_a, floor_b = floor_of(a + "/"), floor_of(b + "/")
+    if floor_a is not None and floor_b is not None:
+        return floor_a == floor_b
+    return os.path.dirname(a) == os.path.dirname(b)
+
+
 def mutual_includes(code):
-    """Pairs of modules in one folder that include each other's headers."""
+    """Pairs of modules on one floor (or in one folder) that include each other's headers."""
     includes = {}
     for name in code:
         for line in read(name).splitlines():
@@ -133,7 +136,7 @@ def mutual_includes(code):
     pairs = set()
     for a, targets in includes.items():
         for b in targets:
-            if os.path.dirname(a) == os.path.dirname(b) and a in includes.get(b, ()):
+            if same_room(a, b) and a in includes.get(b, ()):
                 pairs.add(tuple(sorted((a, b))))
     return pairs
 

@@ -56,13 +56,21 @@ class CheckLayeringTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("env/env.cpp: uses detail::Plan of another folder", out)
 
-    def test_an_exception_that_no_longer_occurs_fails(self):
-        # model/simulator and model/streaming are an allowed mutual include; both exist here and
-        # do not include each other.
-        code, out = check({**CLEAN, "model/simulator.hpp": "#pragma once\n",
-                           "model/streaming.hpp": '#include "model/simulator.hpp"\n'})
+    def test_a_mutual_include_between_folders_of_one_floor_fails(self):
+        # model/ and model/dynamics/ are one floor: a cycle through the subfolder is still one.
+        code, out = check({**CLEAN, "model/simulator.hpp": '#include "model/dynamics/run.hpp"\n',
+                           "model/dynamics/run.cpp": '#include "model/simulator.hpp"\n'})
         self.assertEqual(code, 1)
-        self.assertIn("model/simulator and model/streaming no longer include each other", out)
+        self.assertIn("model/dynamics/run and model/simulator include each other", out)
+
+    def test_an_exception_that_no_longer_occurs_fails(self):
+        # model/inputs/procedural and model/inputs/workload are an allowed mutual include; both
+        # exist here and do not include each other.
+        code, out = check({**CLEAN, "model/inputs/workload.hpp": "#pragma once\n",
+                           "model/inputs/procedural.hpp": '#include "model/inputs/workload.hpp"\n'})
+        self.assertEqual(code, 1)
+        self.assertIn("model/inputs/procedural and model/inputs/workload no longer include each "
+                      "other", out)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,13 @@ namespace {
 const std::string kMemoryTimeHelp =
     "How a layer's transfers to different memories combine: max (separate ports) or sum (one "
     "shared path)";
-const std::string kDynamicsHelp =
-    "pinned (cost model v0: every tensor read from its home), streaming (v1: a DMA prefetches "
-    "reads into free faster memory) or addressed (v2: v1 where on-chip tensors and staging "
-    "buffers need address ranges; docs/cost-model.md)";
+// Each registered dynamics' summary (docs/cost-model.md).
+std::string dynamics_help() {
+  std::string help;
+  for (const Dynamics d : Dynamics::all())
+    help += (help.empty() ? "" : "; ") + std::string(d.model().summary());
+  return help + " (docs/cost-model.md)";
+}
 const std::string kLookaheadHelp =
     "Streaming: how many layers ahead of its reader a copy may be issued";
 
@@ -59,7 +62,7 @@ void add_model_options(CLI::App& cmd, ModelSpec& model, bool with_dynamics) {
       cmd, [&model](MemoryTimeCombine rule) { model.memory_time = rule; }, "the hardware model's");
   if (!with_dynamics) return;
   add_dynamics(
-      cmd, [&model](Dynamics d) { model.dynamics = d; }, kDynamicsHelp)
+      cmd, [&model](Dynamics d) { model.dynamics = d; }, dynamics_help())
       ->default_str(std::string(dynamics_name(model.dynamics)));
   add_lookahead(
       cmd, [&model](std::int64_t layers) { model.lookahead = layers; },
@@ -79,7 +82,7 @@ void add_model_override_options(CLI::App& cmd, ModelOverrides& overrides,
       unset + ", else the hardware model's");
   add_dynamics(
       cmd, [&overrides](Dynamics d) { overrides.dynamics = d; },
-      kDynamicsHelp + "; default: " + unset + ", else pinned");
+      dynamics_help() + "; default: " + unset + ", else pinned");
   add_lookahead(
       cmd, [&overrides](std::int64_t layers) { overrides.lookahead = layers; },
       unset + ", else the hardware model's");

@@ -56,6 +56,11 @@ std::string optimum_note(const Simulator& sim, const std::optional<optimum::Cert
            "): speedups are over the addressed compiler (best-fit offsets); streaming's bounds "
            "hold, as no mapping is faster under v2 than under v1 (docs/cost-model.md)";
   }
+  if (sim.dynamics() != Dynamics::pinned) {  // a dynamics with no note of its own here
+    return what + ", " + std::string(sim.dynamics().name()) + ": speedups are over " +
+           std::string(sim.dynamics_model().compiler_name()) +
+           "; optimum certificates are the pinned dynamics' (docs/cost-model.md)";
+  }
   if (!c) {
     return what + ": no shipped optimum certificate; `" + optimum::optimum_command(model) +
            "` computes it";

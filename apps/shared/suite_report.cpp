@@ -54,9 +54,7 @@ std::vector<SuiteRow> suite_rows(const Suite& suite, const std::vector<Split>& s
 void print_suite_rows(const Suite& suite, const std::vector<SuiteRow>& rows, std::ostream& out,
                       std::optional<Dynamics> dynamics) {
   const Dynamics scored = dynamics.value_or(default_dynamics(parse_version(suite.cost_model)));
-  const char* compiler = scored == Dynamics::pinned      ? "the pinned greedy"
-                         : scored == Dynamics::streaming ? "the streaming-aware compiler"
-                                                         : "the addressed compiler";
+  const std::string_view compiler = scored.model().compiler_name();
   out << "Suite " << suite.name << " under cost model " << suite.cost_model;
   if (dynamics) out << ", scored under the " << dynamics_name(*dynamics) << " dynamics";
   out << "; speedup = compiler latency / latency (" << compiler << ")\n\n";

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "allocation/gaps.hpp"
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
 #include "model/incremental.hpp"
 
 namespace memplace {
@@ -210,9 +210,8 @@ std::vector<std::int64_t> MallocEnv::tensor_offsets() const {
 TimeFs MallocEnv::final_latency() const {
   const Simulator& sim = *ctx_->sim;
   thread_local Evaluation out;
-  if (sim.dynamics() == Dynamics::addressed) {
-    detail::evaluate_addressed(sim, sim.streaming_plan(), mapping(), out, nullptr,
-                               tensor_offsets());
+  if (sim.dynamics_model().gives_addresses()) {
+    sim.evaluate_at_offsets(mapping(), tensor_offsets(), out);
   } else {
     sim.evaluate(mapping(), out);
   }

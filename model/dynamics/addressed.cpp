@@ -1,4 +1,4 @@
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
 
 #include <algorithm>
 #include <array>

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "allocation/packer.hpp"
+#include "model/dynamics/streaming.hpp"
 #include "model/inputs/mapping.hpp"
-#include "model/streaming.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "model/evaluation_kernels.hpp"
+#include "model/dynamics/evaluation_kernels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -309,6 +309,21 @@ bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
       return true;
     default:
       return false;
+  }
+}
+
+void evaluate_pinned(const Simulator& sim, const EvaluationPlan& plan,
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     const StreamingStart* start) {
+  out.layer_fs.resize(sim.num_layers());
+  out.peak_bytes.resize(sim.num_memories());
+  out.overflow_bytes.resize(sim.num_memories());
+  if (sim.scalar_kernel() || !evaluate_vector(sim, plan, mapping, out, start))
+    evaluate_scalar(sim, plan, mapping, out, start);
+  out.valid = true;
+  for (std::size_t m = 0; m < sim.num_memories(); ++m) {
+    out.overflow_bytes[m] = std::max<std::int64_t>(0, out.peak_bytes[m] - sim.capacity(m));
+    out.valid = out.valid && out.overflow_bytes[m] == 0;
   }
 }
 

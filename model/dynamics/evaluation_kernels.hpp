@@ -1,4 +1,4 @@
-// The two implementations of Simulator::evaluate.
+// The two implementations of the pinned evaluation (cost model v0).
 //
 // - scalar: a direct loop over layers and their inputs; portable, the readable reference.
 // - vector: the same arithmetic on a structure-of-arrays plan, four layers per vector for the
@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "model/dynamics.hpp"
 #include "model/inputs/hardware.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
@@ -24,7 +25,7 @@ namespace detail {
 
 inline constexpr std::size_t kLanes = 4;  // layers per block of the vector kernel
 
-struct EvaluationPlan {
+struct EvaluationPlan : DynamicsPlan {
   std::size_t layers = 0;
   std::size_t memories = 0;
   std::size_t blocks = 0;  // ceil(layers / kLanes); padding lanes have zero times
@@ -67,6 +68,11 @@ void evaluate_scalar(const Simulator& sim, const EvaluationPlan& plan,
                      const StreamingStart* start = nullptr);
 // Returns false (and does nothing) when the CPU lacks AVX2 or the hardware has > 8 memories.
 bool evaluate_vector(const Simulator& sim, const EvaluationPlan& plan,
+                     std::span<const MemoryIndex> mapping, Evaluation& out,
+                     const StreamingStart* start = nullptr);
+// The pinned evaluation (the mapping unchecked): the vector kernel where it runs and the
+// simulator does not ask for the scalar one, else the scalar; then overflow and validity.
+void evaluate_pinned(const Simulator& sim, const EvaluationPlan& plan,
                      std::span<const MemoryIndex> mapping, Evaluation& out,
                      const StreamingStart* start = nullptr);
 

@@ -1,4 +1,4 @@
-#include "model/incremental_streaming.hpp"
+#include "model/dynamics/incremental_streaming.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -12,14 +12,11 @@ IncrementalStreamingEvaluator::IncrementalStreamingEvaluator(const Simulator& si
 
 IncrementalStreamingEvaluator::IncrementalStreamingEvaluator(const Simulator& simulator,
                                                              std::span<const MemoryIndex> mapping)
-    : pinned_(simulator, mapping),
-      plan_(&simulator.streaming_plan()),
-      streaming_(simulator.dynamics() == Dynamics::streaming &&
-                 simulator.streaming_plan().dma_possible()) {
-  if (simulator.dynamics() == Dynamics::addressed) {
-    throw std::invalid_argument(
-        "the incremental evaluator covers the pinned and streaming dynamics; evaluate the "
-        "addressed dynamics (cost model v2) in full with Simulator::evaluate");
+    : pinned_(simulator, mapping), mode_(simulator.dynamics_model().move_evaluation()) {
+  // Without a read the DMA could copy, v1 is v0.
+  if (mode_ == MoveEvaluation::dma) {
+    plan_ = &streaming_plan(simulator);
+    if (!plan_->dma_possible()) mode_ = MoveEvaluation::pinned;
   }
   reset(mapping);
 }
@@ -27,7 +24,8 @@ IncrementalStreamingEvaluator::IncrementalStreamingEvaluator(const Simulator& si
 void IncrementalStreamingEvaluator::reset(std::span<const MemoryIndex> mapping) {
   pinned_.reset(mapping);
   last_rerun_from_ = 0;
-  if (!streaming_) return;
+  if (mode_ == MoveEvaluation::full) return evaluate_in_full();
+  if (mode_ == MoveEvaluation::pinned) return;
   const Simulator& sim = simulator();
   detail::start_dma(sim, *plan_, pinned_.mapping(), dma_);
   base_used_ = dma_.used;
@@ -38,6 +36,12 @@ void IncrementalStreamingEvaluator::reset(std::span<const MemoryIndex> mapping) 
                        pinned_.layer_times().data(), layer_fs_.data(), log_.data(),
                        sim.num_layers());
   latency_ = std::accumulate(layer_fs_.begin(), layer_fs_.end(), TimeFs{0});
+}
+
+void IncrementalStreamingEvaluator::evaluate_in_full() {
+  simulator().evaluate(pinned_.mapping(), full_);
+  layer_fs_ = full_.layer_fs;
+  latency_ = full_.latency_fs;
 }
 
 bool IncrementalStreamingEvaluator::add_used(MemoryIndex m, std::size_t first, std::size_t last,
@@ -53,7 +57,8 @@ bool IncrementalStreamingEvaluator::add_used(MemoryIndex m, std::size_t first, s
 void IncrementalStreamingEvaluator::move(std::size_t tensor, MemoryIndex m) {
   const MemoryIndex from = pinned_.memory_of(tensor);  // throws for a bad tensor
   pinned_.move(tensor, m);                             // throws for a bad memory
-  if (!streaming_ || from == m) return;
+  if (mode_ == MoveEvaluation::full) return evaluate_in_full();
+  if (mode_ == MoveEvaluation::pinned || from == m) return;
   const Simulator& sim = simulator();
   const std::size_t layer = tensor_layer(tensor);
   const std::int64_t bytes = sim.tensor_bytes(tensor);

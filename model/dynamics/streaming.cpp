@@ -1,6 +1,8 @@
-#include "model/streaming.hpp"
+#include "model/dynamics/streaming.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "model/simulator.hpp"
@@ -37,6 +39,7 @@ TimeFs stage_share(TimeFs done, TimeFs stage_fs, TimeFs home_fs) {
 
 StreamingPlan build_streaming_plan(const Simulator& sim) {
   StreamingPlan plan;
+  plan.pinned = build_evaluation_plan(sim);
   const Hardware& hw = sim.hardware();
   plan.staging = hw.staging_memories();
   plan.slot_of.fill(plan.staging.size());
@@ -127,14 +130,14 @@ void evaluate_pinned_and_start_dma(const Simulator& sim, const StreamingPlan& pl
                                    std::vector<TimeFs>& loads, DmaState& state) {
   state.copies.clear();
   if (!plan.dma_possible()) {  // v1 is v0
-    sim.evaluate_pinned(mapping, out);
+    evaluate_pinned(sim, plan.pinned, mapping, out);
     return;
   }
   const std::size_t n = sim.num_layers(), slots = plan.staging.size();
   loads.resize(n * sim.num_memories());
   state.in_use.resize((n + 1) * kMaxMemories);
   const StreamingStart start{.loads = loads.data(), .in_use = state.in_use.data()};
-  sim.evaluate_pinned(mapping, out, &start);
+  evaluate_pinned(sim, plan.pinned, mapping, out, &start);
   state.used.resize(slots * n);
   for (std::size_t k = 0; k < slots; ++k) {
     const std::int64_t* in_use = &state.in_use[plan.staging[k]];
@@ -341,3 +344,16 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
 }
 
 }  // namespace memplace::detail
+
+namespace memplace {
+
+const detail::StreamingPlan& streaming_plan(const Simulator& sim) {
+  const auto* plan = dynamic_cast<const detail::StreamingPlan*>(&sim.dynamics_plan());
+  if (!plan) {
+    throw std::invalid_argument("the " + std::string(sim.dynamics().name()) +
+                                " dynamics runs no DMA: it has no streaming plan");
+  }
+  return *plan;
+}
+
+}  // namespace memplace

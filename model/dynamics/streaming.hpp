@@ -26,6 +26,7 @@
 #include <span>
 #include <vector>
 
+#include "model/dynamics/evaluation_kernels.hpp"
 #include "model/inputs/hardware.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
@@ -47,7 +48,8 @@ struct StreamRead {
   std::array<TimeFs, kMaxMemories> fs{};                    // time to read it from each memory
 };
 
-struct StreamingPlan {
+struct StreamingPlan : DynamicsPlan {
+  EvaluationPlan pinned;                  // step 1: v0's evaluation
   std::vector<std::size_t> read_offsets;  // CSR by reading layer over reads
   std::vector<StreamRead> reads;
   std::vector<std::size_t> staging;  // staging memories, fastest first
@@ -87,7 +89,7 @@ struct Copy {
 };
 
 // The DMA's working state for one mapping: the full evaluation keeps one per thread, the
-// incremental evaluator (model/incremental_streaming.hpp) one between moves.
+// incremental evaluator (model/dynamics/incremental_streaming.hpp) one between moves.
 struct DmaState {
   std::vector<std::int64_t> used;         // staging slot x step: pinned + live + buffers
   std::vector<std::uint32_t> held;        // per step: buffers held (copies in flight or being read)
@@ -132,4 +134,9 @@ void evaluate_streaming(const Simulator& sim, const StreamingPlan& plan,
                         std::span<const MemoryIndex> mapping, Evaluation& out);
 
 }  // namespace detail
+
+// The plan of a simulator whose dynamics runs a DMA (std::invalid_argument naming the dynamics
+// otherwise).
+const detail::StreamingPlan& streaming_plan(const Simulator& sim);
+
 }  // namespace memplace

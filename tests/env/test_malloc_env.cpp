@@ -11,7 +11,7 @@
 #include "allocation/gaps.hpp"
 #include "env/malloc/malloc_env.hpp"
 #include "env/registry.hpp"
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
 #include "model/inputs/embedded.hpp"
 #include "tests/support/toy.hpp"
 
@@ -132,7 +132,7 @@ TEST_CASE("malloc env: the toy chain, every candidate by hand") {
   const Simulator& sim = env.simulator();
   CHECK(layout_faults(sim, env.mapping(), offsets).empty());
   Evaluation v2;
-  detail::evaluate_addressed(sim, sim.streaming_plan(), env.mapping(), v2, nullptr, offsets);
+  sim.evaluate_at_offsets(env.mapping(), offsets, v2);
   CHECK(r.info.latency_fs == v2.latency_fs);
 }
 
@@ -174,7 +174,7 @@ void check_random_episodes(const std::string& id, int episodes) {
     }
     const std::vector<std::int64_t> offsets = game.tensor_offsets();
     CHECK(layout_faults(sim, game.mapping(), offsets).empty());
-    detail::evaluate_addressed(sim, sim.streaming_plan(), game.mapping(), v2, nullptr, offsets);
+    sim.evaluate_at_offsets(game.mapping(), offsets, v2);
     streaming.evaluate(game.mapping(), v1);
     REQUIRE(v1.valid);
     CHECK(last.info.latency_fs == v2.latency_fs);

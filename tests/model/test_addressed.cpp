@@ -9,7 +9,7 @@
 #include "allocation/gaps.hpp"
 #include "allocation/greedy_packing.hpp"
 #include "allocation/packing_check.hpp"
-#include "model/addressed.hpp"
+#include "model/dynamics/addressed.hpp"
 #include "model/inputs/embedded.hpp"
 #include "model/rectify.hpp"
 #include "model/references.hpp"
@@ -59,7 +59,7 @@ Both evaluate_both(const Workload& w, const Hardware& hw, std::span<const Memory
   b.v1 = streaming.evaluate(mapping);
   b.v2 = addressed.evaluate(mapping);
   Evaluation again;
-  detail::evaluate_addressed(addressed, addressed.streaming_plan(), mapping, again, &b.layout);
+  addressed.evaluate(mapping, again, b.layout);
   CHECK(again.latency_fs == b.v2.latency_fs);
   return b;
 }
@@ -215,7 +215,7 @@ void check_against_streaming(const Simulator& streaming, const Simulator& addres
   const Evaluation v1 = streaming.evaluate(mapping);
   AddressedLayout layout;
   Evaluation v2;
-  detail::evaluate_addressed(addressed, addressed.streaming_plan(), mapping, v2, &layout);
+  addressed.evaluate(mapping, v2, layout);
   CHECK(v2.peak_bytes == v1.peak_bytes);
   if (v2.valid) CHECK(v1.valid);
   CHECK(v2.latency_fs >= v1.latency_fs);
@@ -250,7 +250,7 @@ TEST_CASE("addressed: never faster than v1, valid only if v1-valid, v1 where no 
             check_against_streaming(streaming, addressed, mapping);
             AddressedLayout layout;
             Evaluation v2;
-            detail::evaluate_addressed(addressed, addressed.streaming_plan(), mapping, v2, &layout);
+            addressed.evaluate(mapping, v2, layout);
             waited += std::ranges::count_if(layout.copies,
                                             [](const auto& s) { return s.start != s.copy.issue; });
             invalid_only_v2 += !v2.valid && streaming.evaluate(mapping).valid;

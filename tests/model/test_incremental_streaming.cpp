@@ -7,7 +7,7 @@
 #include <random>
 
 #include "env/registry.hpp"
-#include "model/incremental_streaming.hpp"
+#include "model/dynamics/incremental_streaming.hpp"
 #include "model/references.hpp"
 #include "model/simulator.hpp"
 #include "tests/support/toy.hpp"
