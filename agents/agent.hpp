@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "agents/nn/gnn.hpp"
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 #include "base/state_archive.hpp"
 #include "env/env.hpp"
 #include "env/observation.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 namespace memplace::cli {
 

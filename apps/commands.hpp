@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 namespace memplace::cli {
 

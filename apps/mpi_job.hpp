@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 namespace memplace::cli {
 

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/worker_pool.hpp"
+#include "base/parallel/worker_pool.hpp"
 #include "env/env.hpp"
 
 namespace memplace {

@@ -12,7 +12,7 @@
 #include "agents/evolution/gnn_operators.hpp"
 #include "agents/nn/categorical.hpp"
 #include "base/errors.hpp"
-#include "base/owner_exchange.hpp"
+#include "base/parallel/owner_exchange.hpp"
 #include "base/rng.hpp"
 
 namespace memplace::agents {

@@ -36,7 +36,7 @@
 #include "agents/evolution/boltzmann.hpp"
 #include "agents/nn/gnn.hpp"
 #include "agents/nn/graph_batch.hpp"
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
 #include "env/observation.hpp"
@@ -162,7 +162,7 @@ class Evolution {
   void compute_fitness();
   std::vector<std::vector<Mapping>> propose_all();
   // Every GNN's mappings into `out`, from the rank that ran it (the g-th GNN in slot order is
-  // rank g % ranks's, base/owner_exchange.hpp); `error` is this rank's failure, if any.
+  // rank g % ranks's, base/parallel/owner_exchange.hpp); `error` is this rank's failure, if any.
   void swap_gnn_mappings(std::vector<std::vector<Mapping>>& out, const std::exception_ptr& error);
   void select_and_vary();
   void mutate(Individual& individual);

@@ -9,7 +9,7 @@
 #include "agents/nn/policy_gradient.hpp"
 #include "agents/nn/start_from.hpp"
 #include "base/errors.hpp"
-#include "base/owner_exchange.hpp"
+#include "base/parallel/owner_exchange.hpp"
 #include "base/portable_math.hpp"
 
 namespace memplace::agents {

@@ -25,7 +25,7 @@
 #include "agents/nn/gnn.hpp"
 #include "agents/nn/q_moves.hpp"
 #include "agents/sac/replay_buffer.hpp"
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 #include "base/rng.hpp"
 #include "base/state_archive.hpp"
 #include "model/inputs/mapping.hpp"

@@ -10,7 +10,7 @@
 //
 // Proposals are scored through the single-step environment (its reward and invalid options), in
 // parallel over the batch; every evaluation counts against the budget. In a job of several ranks
-// (base/process_group.hpp) every rank runs the same agent and scores its share of each batch;
+// (base/parallel/process_group.hpp) every rank runs the same agent and scores its share of each batch;
 // the outcomes are gathered in the batch's order, so the run is bit for bit the one-process run,
 // and rank 0 alone writes the run folder.
 #pragma once
@@ -25,7 +25,7 @@
 #include "agents/agent.hpp"
 #include "agents/training/run_record.hpp"
 #include "agents/training/train_config.hpp"
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
 

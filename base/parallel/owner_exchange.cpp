@@ -1,4 +1,4 @@
-#include "base/owner_exchange.hpp"
+#include "base/parallel/owner_exchange.hpp"
 
 #include <cstring>
 #include <exception>

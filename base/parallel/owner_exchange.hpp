@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 namespace memplace {
 

@@ -1,4 +1,4 @@
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 #include <algorithm>
 #include <exception>

@@ -1,4 +1,4 @@
-#include "base/worker_pool.hpp"
+#include "base/parallel/worker_pool.hpp"
 
 #include <algorithm>
 #include <chrono>

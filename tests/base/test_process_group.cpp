@@ -1,4 +1,4 @@
-// Scale-out over ranks (base/process_group.hpp, docs/scale-out.md), in-process: ranks as
+// Scale-out over ranks (base/parallel/process_group.hpp, docs/scale-out.md), in-process: ranks as
 // threads (tests/support/thread_ranks.hpp). The same through mpirun: tests/mpi_*.sh.
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
-#include "base/owner_exchange.hpp"
+#include "base/parallel/owner_exchange.hpp"
 #include "experiments/table/table_report.hpp"
 #include "experiments/table/table_runner.hpp"
 #include "tests/support/agent_harness.hpp"

@@ -1,4 +1,4 @@
-// base/worker_pool.hpp: every index runs exactly once per call, whatever the sizes, the number of
+// base/parallel/worker_pool.hpp: every index runs exactly once per call, whatever the sizes, the number of
 // threads and the pauses between calls (which put the workers to sleep), and a pool whose workers
 // sleep is destroyed cleanly.
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/rng.hpp"
-#include "base/worker_pool.hpp"
+#include "base/parallel/worker_pool.hpp"
 
 namespace memplace {
 namespace {

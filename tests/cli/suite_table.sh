@@ -7,7 +7,7 @@
 # Usage: suite_table.sh path/to/memplace   (run from the repository root)
 set -u
 memplace=$1
-source "$(dirname "$0")/mpi_common.sh"
+source "$(dirname "$0")/mpi/mpi_common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 table=(table --suite v1 --agents sa,random --seeds 3 --budget 200 -q

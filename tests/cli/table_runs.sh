@@ -1,5 +1,5 @@
 # Sourced by the tests that stop a table midway (tests/cli/table_kill_rerun.sh,
-# tests/cli/mpi_table_kill_resume.sh).
+# tests/cli/mpi/mpi_table_kill_resume.sh).
 fail() { echo "FAIL: $*"; exit 1; }
 # How many runs of the table folder $1 have finished.
 finished() { find "$1/runs" -name result.yaml 2> /dev/null | wc -l; }

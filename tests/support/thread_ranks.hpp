@@ -1,5 +1,5 @@
 // A test double of an MPI job: `size` ranks as threads of this process, gathering through shared
-// memory, so the scale-out logic (base/process_group.hpp) is tested in-process, under the
+// memory, so the scale-out logic (base/parallel/process_group.hpp) is tested in-process, under the
 // sanitizers too. tests/mpi_*.sh test the real thing through mpirun.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/process_group.hpp"
+#include "base/parallel/process_group.hpp"
 
 namespace memplace::testing {
 

@@ -42,7 +42,7 @@ for run in np1 np2; do
     fail "egrl $run: the curve differs from the plain run's"
   cmp -s "$work/egrl-plain/best_mapping.yaml" "$work/egrl-$run/best_mapping.yaml" ||
     fail "egrl $run: the best mapping differs from the plain run's"
-  /usr/bin/python3 "$(dirname "$0")/compare_checkpoints.py" "$work/egrl-plain/checkpoint.bin" \
+  /usr/bin/python3 "$(dirname "$0")/../compare_checkpoints.py" "$work/egrl-plain/checkpoint.bin" \
     "$work/egrl-$run/checkpoint.bin" || fail "egrl $run: the checkpoint differs from the plain run's"
 done
 # Rank 0 alone prints the summary.

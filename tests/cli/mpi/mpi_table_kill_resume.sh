@@ -7,7 +7,7 @@
 set -u
 memplace=$1
 source "$(dirname "$0")/mpi_common.sh"
-source "$(dirname "$0")/table_runs.sh"
+source "$(dirname "$0")/../table_runs.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One run at a time per rank, three runs each: once a run has finished, a rank has at least one
