@@ -148,18 +148,9 @@ double SingleStepEnv::invalid_reward(std::int64_t overflow_bytes) const {
 }
 
 StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
-  if (done_) {
-    throw std::invalid_argument(id_ +
-                                ": step() with no episode running (before the first reset, or "
-                                "after the episode ended); call reset()");
-  }
+  require_episode();
   const Simulator& sim = *ctx_->sim;
-  if (action.size() != sim.num_tensors()) {
-    throw std::invalid_argument(id_ + ": action has " + std::to_string(action.size()) +
-                                " entries; expected " + std::to_string(sim.num_tensors()) +
-                                " (weight and activation memory of each of " +
-                                std::to_string(sim.num_layers()) + " layers)");
-  }
+  require_length(action.size());
   const auto m_count = static_cast<std::int64_t>(sim.num_memories());
   mapping_.resize(action.size());
   for (std::size_t t = 0; t < action.size(); ++t) {
@@ -170,7 +161,37 @@ StepResult SingleStepEnv::step(std::span<const std::int64_t> action) {
     }
     mapping_[t] = static_cast<MemoryIndex>(action[t]);
   }
+  return score_mapping();
+}
 
+StepResult SingleStepEnv::step_mapping(std::span<const MemoryIndex> mapping) {
+  require_episode();
+  require_length(mapping.size());
+  ctx_->sim->check_mapping(mapping);
+  mapping_.assign(mapping.begin(), mapping.end());
+  return score_mapping();
+}
+
+void SingleStepEnv::require_episode() const {
+  if (done_) {
+    throw std::invalid_argument(id_ +
+                                ": step() with no episode running (before the first reset, or "
+                                "after the episode ended); call reset()");
+  }
+}
+
+void SingleStepEnv::require_length(std::size_t entries) const {
+  const Simulator& sim = *ctx_->sim;
+  if (entries != sim.num_tensors()) {
+    throw std::invalid_argument(id_ + ": action has " + std::to_string(entries) +
+                                " entries; expected " + std::to_string(sim.num_tensors()) +
+                                " (weight and activation memory of each of " +
+                                std::to_string(sim.num_layers()) + " layers)");
+  }
+}
+
+StepResult SingleStepEnv::score_mapping() {
+  const Simulator& sim = *ctx_->sim;
   StepResult r;
   sim.evaluate(mapping_, eval_);
   r.info.valid = eval_.valid;

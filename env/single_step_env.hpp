@@ -50,6 +50,9 @@ class SingleStepEnv final : public Env {
   ResetResult reset(std::optional<std::uint64_t> seed = std::nullopt) override;
   StepResult step(std::span<const std::int64_t> action) override;
   using Env::step;
+  // The same step with the action as a mapping (agents that hold one skip the widening to
+  // int64 and back); std::invalid_argument like step() for a wrong length or memory.
+  StepResult step_mapping(std::span<const MemoryIndex> mapping);
   ObservationView observation() const override;
   std::unique_ptr<Env> clone() const override { return std::make_unique<SingleStepEnv>(*this); }
   OptionMap options() const override;
@@ -65,6 +68,10 @@ class SingleStepEnv final : public Env {
   double invalid_reward(std::int64_t overflow_bytes) const;
 
  private:
+  void require_episode() const;
+  void require_length(std::size_t entries) const;
+  // Scores mapping_ (checked), ends the episode and returns the step.
+  StepResult score_mapping();
   void show_mapping(std::span<const MemoryIndex> mapping);
 
   std::string id_;

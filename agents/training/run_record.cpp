@@ -8,9 +8,8 @@
 namespace memplace::agents {
 
 Outcome score_proposal(SingleStepEnv& env, const Mapping& proposal) {
-  const std::vector<std::int64_t> action(proposal.begin(), proposal.end());
   env.reset(0);
-  const StepResult step = env.step(action);
+  const StepResult step = env.step_mapping(proposal);
   Outcome o;
   o.reward = step.reward;
   o.speedup = step.info.speedup;

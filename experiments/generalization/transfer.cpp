@@ -41,8 +41,7 @@ ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTa
   nn::argmax_rows<float>(ws.logits(), sim.num_tensors(), config.memories, r.mapping);
   for (MemoryIndex& m : r.mapping)
     m = static_cast<MemoryIndex>(transferred_memory(m, config.memories, sim.num_memories()));
-  const std::vector<std::int64_t> action(r.mapping.begin(), r.mapping.end());
-  const StepResult step = env->step(action);
+  const StepResult step = env->step_mapping(r.mapping);
   r.valid = step.info.valid;
   r.speedup = step.info.valid ? step.info.speedup : 0.0;
   r.latency_fs =

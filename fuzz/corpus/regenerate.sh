@@ -12,8 +12,9 @@ rm -f fuzz/corpus/checkpoint/*.bin
 "$memplace" list --json | /usr/bin/python3 -c '
 import json, sys
 for agent in json.load(sys.stdin)["agents"]:
-    print(agent["name"], "gnn" if agent["has_policy"] else "-")' > "$work/agents"
-while read -r agent network; do
+    print(agent["name"], "gnn" if agent["has_policy"] else "-",
+          "transfer" if agent["starts_from_policy"] else "-")' > "$work/agents"
+while read -r agent network _; do
   printf 'agent: %s\nworkload: procedural-cnn-s10\nbudget: 100\nthreads: 1\n' "$agent" \
     > "$work/$agent.yaml"
   if [[ $network == gnn ]]; then
@@ -22,10 +23,12 @@ while read -r agent network; do
   "$memplace" train --config "$work/$agent.yaml" --out "$work/run-$agent" -q > /dev/null
   cp "$work/run-$agent/checkpoint.bin" "fuzz/corpus/checkpoint/$agent-procedural-cnn.bin"
 done < "$work/agents"
-# A small GNN policy file.
-"$memplace" transfer --agent ppo --budget 200 --to resnet50 --threads 1 -p hidden=4 \
+# A small GNN policy file, from the first registered agent that starts from a policy.
+rm -f fuzz/corpus/gnn_file/*.gnn
+policy_agent=$(awk '$3 == "transfer" { print $1; exit }' "$work/agents")
+"$memplace" transfer --agent "$policy_agent" --budget 200 --to resnet50 --threads 1 -p hidden=4 \
   -p conv_layers=1 --out "$work/transfer" -q > /dev/null
-cp "$work/transfer/policy.gnn" fuzz/corpus/gnn_file/ppo-resnet50.gnn
+cp "$work/transfer/policy.gnn" "fuzz/corpus/gnn_file/$policy_agent-resnet50.gnn"
 # A zero-slack allocation problem, and the same with its packing.
 "$memplace" pack --generate 12 --seed 1 -o fuzz/corpus/allocation_csv/zero-slack-12.csv > /dev/null
 "$memplace" pack fuzz/corpus/allocation_csv/zero-slack-12.csv \

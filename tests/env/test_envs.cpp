@@ -209,6 +209,29 @@ TEST_CASE("single-step: bad actions name the problem and change nothing") {
                        doctest::Contains("after the episode ended"), std::invalid_argument);
 }
 
+TEST_CASE("single-step: step_mapping is step with the action as a mapping") {
+  SingleStepEnv env = single_step(toy::tight(), {SpeedupReward::speedup, InvalidPolicy::rectify});
+  for (const Mapping& m : {Mapping(6, F), Mapping{S, F, S, S, S, F}, Mapping(6, S)}) {
+    env.reset();
+    const StepResult a = env.step(std::vector<std::int64_t>(m.begin(), m.end()));
+    env.reset();
+    const StepResult b = env.step_mapping(m);
+    CHECK(a.reward == b.reward);
+    CHECK(a.info.latency_fs == b.info.latency_fs);
+    CHECK(a.info.rectified == b.info.rectified);
+    CHECK(a.obs.hash() == b.obs.hash());
+  }
+  env.reset();
+  CHECK_THROWS_WITH_AS(env.step_mapping(Mapping(5, F)),
+                       doctest::Contains("action has 5 entries; expected 6"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(env.step_mapping(Mapping{F, F, F, 2, F, F}),
+                       doctest::Contains("is memory 2"), std::invalid_argument);
+  CHECK(env.step_mapping(Mapping(6, S)).terminated);
+  CHECK_THROWS_WITH_AS(env.step_mapping(Mapping(6, S)),
+                       doctest::Contains("after the episode ended"), std::invalid_argument);
+}
+
 // Sequential on tight: only the three activations have bytes (weights are 0 bytes), so the
 // episode places A.o, B.o, C.o.
 //   place A.o in FAST: A 605, B 6005, C reads A from FAST, B and C.o in SLOW: 6105 -> 12715 ns.
