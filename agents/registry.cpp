@@ -2,37 +2,34 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "base/errors.hpp"
+#include "base/text.hpp"
 
 namespace memplace::agents {
 
-std::vector<std::string> registered_agent_names() {
+std::vector<std::string> agents_where(const std::function<bool(const AgentInfo&)>& keep) {
   std::vector<std::string> names;
   for (const AgentInfo& info : agent_registry())
-    names.push_back(info.name);
+    if (keep(info)) names.push_back(info.name);
   return names;
+}
+
+std::vector<std::string> registered_agent_names() {
+  return agents_where([](const AgentInfo&) { return true; });
 }
 
 std::vector<std::string> default_table_agents() {
-  std::vector<std::string> names;
-  for (const AgentInfo& info : agent_registry())
-    if (info.default_row) names.push_back(info.name);
-  return names;
+  return agents_where([](const AgentInfo& info) { return info.default_row; });
 }
 
 std::vector<std::string> policy_agents() {
-  std::vector<std::string> names;
-  for (const AgentInfo& info : agent_registry())
-    if (info.starts_from_policy) names.push_back(info.name);
-  return names;
+  return agents_where([](const AgentInfo& info) { return info.starts_from_policy; });
 }
 
 std::vector<std::string> agents_with_policy() {
-  std::vector<std::string> names;
-  for (const AgentInfo& info : agent_registry())
-    if (info.has_policy) names.push_back(info.name);
-  return names;
+  return agents_where([](const AgentInfo& info) { return info.has_policy; });
 }
 
 double RunCost::seconds_at_20000(std::size_t tensors) const {
@@ -50,13 +47,16 @@ std::vector<std::string> AgentInfo::version_names() const {
   return names;
 }
 
+const AgentInfo* find_agent_or_null(std::string_view name) {
+  for (const AgentInfo& info : agent_registry())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
 const AgentInfo& find_agent(std::string_view name) {
-  std::string known;
-  for (const AgentInfo& info : agent_registry()) {
-    if (info.name == name) return info;
-    known += (known.empty() ? "" : ", ") + info.name;
-  }
-  throw InputError("unknown agent '" + std::string(name) + "' (known: " + known + ")");
+  if (const AgentInfo* info = find_agent_or_null(name)) return *info;
+  throw InputError("unknown agent '" + std::string(name) +
+                   "' (known: " + join(registered_agent_names(), ", ") + ")");
 }
 
 std::unique_ptr<Agent> make_agent(std::string_view name, const AgentSetup& setup) {

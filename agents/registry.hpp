@@ -76,6 +76,8 @@ struct AgentInfo {
 // Every agent, in the order of agents/agent_list.cpp: the table's rows and `memplace list`.
 const std::vector<AgentInfo>& agent_registry();
 std::vector<std::string> registered_agent_names();
+// The registered agents' names, in registry order, for which `keep` holds.
+std::vector<std::string> agents_where(const std::function<bool(const AgentInfo&)>& keep);
 // The default rows of a table: every agent whose AgentInfo::default_row is set, in registry order.
 std::vector<std::string> default_table_agents();
 // The agents that can start from a trained policy (AgentInfo::starts_from_policy), in registry
@@ -85,6 +87,8 @@ std::vector<std::string> policy_agents();
 std::vector<std::string> agents_with_policy();
 // Throws InputError listing the known agents.
 const AgentInfo& find_agent(std::string_view name);
+// Null for a name no registered agent has (an external agent's, in a table).
+const AgentInfo* find_agent_or_null(std::string_view name);
 std::unique_ptr<Agent> make_agent(std::string_view name, const AgentSetup& setup);
 
 }  // namespace memplace::agents

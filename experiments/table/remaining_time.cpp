@@ -12,11 +12,8 @@ namespace memplace::experiments {
 double expected_run_seconds(const std::string& agent, std::size_t tensors, std::uint64_t budget) {
   // Each agent's own (AgentInfo::run_cost); an external agent's runs are not memplace's to run,
   // and are costed as an unmeasured agent's.
-  const auto& registry = agents::agent_registry();
-  const auto info = std::find_if(registry.begin(), registry.end(),
-                                 [&](const agents::AgentInfo& a) { return a.name == agent; });
-  const double at_20000 =
-      (info != registry.end() ? info->run_cost : agents::RunCost{}).seconds_at_20000(tensors);
+  const agents::AgentInfo* info = agents::find_agent_or_null(agent);
+  const double at_20000 = (info ? info->run_cost : agents::RunCost{}).seconds_at_20000(tensors);
   // Plus what every run costs besides its evaluations: making the env, writing the run folder.
   constexpr double kPerRun = 0.1;
   return kPerRun + at_20000 * static_cast<double>(budget) / 20000.0;

@@ -140,9 +140,7 @@ void note_row_fields(std::vector<std::string>& meaning, const TableConfig& saved
 }
 
 bool registered_agent(const std::string& name) {
-  const auto& registry = agents::agent_registry();
-  return std::any_of(registry.begin(), registry.end(),
-                     [&](const agents::AgentInfo& a) { return a.name == name; });
+  return agents::find_agent_or_null(name) != nullptr;
 }
 
 // A row of its own name (a variant's or an external agent's): not an agent's, and usable as a run
@@ -451,10 +449,8 @@ TableConfig TableConfig::parse_yaml(std::string_view text, std::string_view orig
       // Names and allowed values are checked here, where the file's line is known; an unknown
       // row or agent is resolve()'s to report.
       const std::string& agent = c.agent_of(row);
-      const auto& registry = agents::agent_registry();
-      const auto info = std::find_if(registry.begin(), registry.end(),
-                                     [&](const agents::AgentInfo& a) { return a.name == agent; });
-      if (info == registry.end()) continue;
+      const agents::AgentInfo* info = agents::find_agent_or_null(agent);
+      if (!info) continue;
       try {
         resolve_options("agent '" + agent + "'", info->hyperparameters, c.hyperparameters[row]);
       } catch (const InputError& e) {
