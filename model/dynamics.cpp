@@ -1,15 +1,6 @@
 #include "model/dynamics.hpp"
 
-#include <array>
-
-#include "model/dynamics/registered.hpp"
-
 namespace memplace {
-
-// Each registered dynamics' function, declared from the list (defined in its own file).
-#define MEMPLACE_DECLARE_DYNAMICS(function) const DynamicsModel& function();
-MEMPLACE_DYNAMICS(MEMPLACE_DECLARE_DYNAMICS)
-#undef MEMPLACE_DECLARE_DYNAMICS
 
 namespace {
 

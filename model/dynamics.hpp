@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/dynamics/registered.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
 
@@ -122,5 +123,11 @@ class DynamicsModel {
   // A latency no mapping beats under it (model/references.hpp: the reference lower bound).
   virtual TimeFs lower_bound_fs(const Simulator& sim) const = 0;
 };
+
+// Each registered dynamics' model, by the function of its file (the names of registered.hpp),
+// for a floor above that keeps a part of a dynamics (optimum/dynamics_optimum.cpp).
+#define MEMPLACE_DECLARE_DYNAMICS(function) const DynamicsModel& function();
+MEMPLACE_DYNAMICS(MEMPLACE_DECLARE_DYNAMICS)
+#undef MEMPLACE_DECLARE_DYNAMICS
 
 }  // namespace memplace

@@ -22,16 +22,16 @@ TimeFs streaming_capacity_bound(const Simulator& sim) {
 // is a relaxation, and a bound for the addressed dynamics too, as no mapping is faster under v2
 // than under v1 (docs/cost-model.md).
 constexpr std::array kParts = {
-    DynamicsOptimum{"pinned", true, build_formulation, nullptr},
-    DynamicsOptimum{"streaming", false, streaming_mip, streaming_capacity_bound},
-    DynamicsOptimum{"addressed", false, streaming_mip, streaming_capacity_bound},
+    DynamicsOptimum{pinned_dynamics, true, build_formulation, nullptr},
+    DynamicsOptimum{streaming_dynamics, false, streaming_mip, streaming_capacity_bound},
+    DynamicsOptimum{addressed_dynamics, false, streaming_mip, streaming_capacity_bound},
 };
 
 }  // namespace
 
 const DynamicsOptimum* find_optimum_part(const Simulator& sim) {
   for (const DynamicsOptimum& part : kParts)
-    if (part.dynamics == sim.dynamics().name()) return &part;
+    if (&part.dynamics() == &sim.dynamics_model()) return &part;
   return nullptr;
 }
 

@@ -4,15 +4,13 @@
 // refuses it with an error that says so.
 #pragma once
 
-#include <string_view>
-
 #include "model/simulator.hpp"
 #include "optimum/formulation.hpp"
 
 namespace memplace::optimum {
 
 struct DynamicsOptimum {
-  std::string_view dynamics;  // the dynamics' name
+  const DynamicsModel& (*dynamics)() = nullptr;  // its function in model/dynamics/registered.hpp
   // Whether the MIP's objective is the dynamics' latency (its optimum exact); otherwise a
   // relaxation: its bound holds for every valid mapping, its mappings are candidates.
   bool exact = false;

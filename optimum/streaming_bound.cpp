@@ -265,8 +265,8 @@ MipFormulation build_streaming_relaxation(const Simulator& sim, std::span<const 
                                           bool integral) {
   // A bound for v2 too: every v2-valid mapping is v1-valid, and no slower under v1.
   if (!has_dma(sim.dynamics())) {
-    throw std::invalid_argument(
-        "the streaming bound needs a simulator with streaming or addressed dynamics");
+    throw std::invalid_argument("the streaming bound needs a dynamics that runs a DMA, not " +
+                                std::string(sim.dynamics().name()));
   }
   return Relaxation(sim, fixed, integral).take();
 }

@@ -74,6 +74,9 @@ void bind_registry(py::module_& m) {
   m.def("list_workloads", &embedded_workload_names, "The shipped workloads' names.");
   m.def("paper_workloads", &paper_workload_names, "The EGRL paper's workloads, in its order.");
   m.def("list_hardware", &embedded_hardware_names, "The shipped hardware models' names.");
+  m.def("dynamics_names", &dynamics_names,
+        "The registered dynamics' names, in the order of the cost models that brought them "
+        "(pinned: v0, streaming: v1, addressed: v2; docs/cost-model.md).");
 }
 
 }  // namespace memplace::python

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <pybind11/stl/filesystem.h>
+#include "base/text.hpp"
 #include "model/mapping_io.hpp"
 #include "model/model_spec.hpp"
 #include "model/rectify.hpp"
@@ -94,7 +95,7 @@ ModelSpec model_spec(const std::optional<std::string>& memory_time, const std::s
   }
   const auto d = dynamics_from_name(dynamics);
   if (!d) {
-    throw py::value_error("dynamics must be 'pinned', 'streaming' or 'addressed', got '" +
+    throw py::value_error("dynamics must be one of " + join(dynamics_names(), ", ") + ", got '" +
                           dynamics + "'");
   }
   model.dynamics = *d;
@@ -219,8 +220,9 @@ void bind_simulator_class(py::module_& m) {
            }),
            py::arg("workload"), py::arg("hardware") = "nnpi", py::arg("memory_time") = py::none(),
            py::arg("dynamics") = "pinned", py::arg("lookahead") = py::none(),
-           "dynamics: 'pinned' (cost model v0) or 'streaming' (v1, a DMA prefetching into free "
-           "faster memory); lookahead: the DMA's, overriding the hardware model's")
+           "dynamics: a registered dynamics' name (memplace.dynamics_names(): pinned is cost model "
+           "v0's, streaming v1's, addressed v2's; docs/cost-model.md); lookahead: the DMA's, "
+           "overriding the hardware model's")
       .def_property_readonly("workload", &Simulator::workload,
                              py::return_value_policy::reference_internal)
       .def_property_readonly("hardware", &Simulator::hardware,
@@ -313,8 +315,8 @@ void bind_simulator_class(py::module_& m) {
           "streaming_bound_fs",
           [](const Simulator& s) {
             if (!has_dma(s.dynamics())) {
-              throw py::value_error(
-                  "streaming_bound_fs() needs a streaming or addressed simulator");
+              throw py::value_error("streaming_bound_fs() needs a dynamics that runs a DMA, not " +
+                                    std::string(s.dynamics().name()));
             }
             py::gil_scoped_release release;
             return optimum::streaming_bound_fs(s);

@@ -21,6 +21,7 @@ from memplace._memplace import (
     Rng,
     Simulator,
     Workload,
+    dynamics_names,
     env_id,
     env_options,
     env_specs,
@@ -44,6 +45,7 @@ __all__ = [
     "Env", "VectorEnv", "make", "make_vec", "check_env", "pad_observations", "masked_logits",
     "list_envs", "env_specs", "env_options", "env_id",
     "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
-    "load_hardware", "list_workloads", "list_hardware", "paper_workloads", "Rng", "InputError",
+    "load_hardware", "list_workloads", "list_hardware", "dynamics_names", "paper_workloads", "Rng",
+    "InputError",
     "BudgetExhausted",
 ]

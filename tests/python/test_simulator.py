@@ -125,9 +125,10 @@ class SimulatorTest(unittest.TestCase):
         self.assertTrue(pinned_room["optimum_proven"])
         self.assertEqual(pinned_room["bound_fs"], pinned_room["optimum_fs"])
         self.assertIsNone(pinned_room["capacity_aware_bound_fs"])
-        with self.assertRaisesRegex(ValueError, "streaming or addressed simulator"):
+        with self.assertRaisesRegex(ValueError, "needs a dynamics that runs a DMA, not pinned"):
             pinned.streaming_bound_fs()
-        with self.assertRaises(ValueError):
+        self.assertEqual(memplace.dynamics_names(), ["pinned", "streaming", "addressed"])
+        with self.assertRaisesRegex(ValueError, "one of pinned, streaming, addressed, got 'lazy'"):
             memplace.Simulator("resnet50", dynamics="lazy")
         with self.assertRaises(ValueError):
             memplace.Simulator("resnet50", dynamics="streaming", lookahead=-1)
