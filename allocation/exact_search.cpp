@@ -300,24 +300,6 @@ class Search {
 
 }  // namespace
 
-std::string name_of(RankOrder order) {
-  switch (order) {
-    case RankOrder::size:
-      return "size";
-    case RankOrder::lifetime:
-      return "lifetime";
-    case RankOrder::area:
-      return "area";
-    case RankOrder::short_lifetime:
-      return "short lifetime";
-    case RankOrder::early_end:
-      return "early end";
-    case RankOrder::late_end:
-      return "late end";
-  }
-  return "?";
-}
-
 ExactSearchResult exact_search(const Problem& problem, const SearchLimits& limits,
                                RankOrder rank_order, const SearchProgressCallback& progress) {
   return Search(problem, limits, rank_order, progress).run();

@@ -8,7 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "allocation/exact_search.hpp"
+#include "allocation/problem.hpp"
+#include "allocation/search_interface.hpp"
 
 namespace memplace::allocation::detail {
 

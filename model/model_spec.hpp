@@ -2,7 +2,9 @@
 // and the DMA's lookahead. It is the one description of a simulator that every place uses — the
 // environments (their options), the train and table configs, the command line
 // (apps/shared/cli_model.hpp) and the Python Simulator — with one build() into a Simulator and one
-// conversion to and from options by name; a new dynamics adds its fields here and nowhere else.
+// conversion to and from options by name. A new dynamics (model/dynamics.hpp) is a choice of the
+// `dynamics` option with no edit here; a new field of the model (another option) is added here
+// and nowhere else.
 //
 // The cost model's versions are the environments' (-v0, -v1, -v2; docs/envs/README.md): what a
 // version adds is the options it exposes and their defaults. v0 is the pinned dynamics; v1 adds

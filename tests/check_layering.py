@@ -27,13 +27,9 @@ DETAIL_BLOCK = re.compile(r"namespace (?:[\w:]+::)?detail \{(.*?)\}  // namespac
 DECLARED = re.compile(r"(?<![\w:.>])([A-Za-z_]\w*)\b")  # not std::array, not a.member
 
 # Mutual includes inside a floor that remain, each argued in docs/architecture.md ("What the
-# checks still allow"): the allocator's searches share their limits with the file that drives
-# them; the procedural graphs are a workload source the workload loader names; the ONNX
-# importer's fusion presets are an import option.
+# checks still allow"): the procedural graphs are a workload source the workload loader names.
 ALLOWED_MUTUAL = {
-    ("allocation/exact_search", "allocation/search_common"),
     ("model/inputs/procedural", "model/inputs/workload"),
-    ("workloads/tools/fusion", "workloads/tools/onnx_import"),
 }
 # detail:: names used from another folder that remain (docs/architecture.md): the optimum's
 # streaming MIP is a formulation of the streaming dynamics' own plan, read as it is.

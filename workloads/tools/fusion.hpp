@@ -7,8 +7,8 @@
 
 #include "model/inputs/workload.hpp"
 #include "workloads/tools/folding.hpp"
+#include "workloads/tools/fusion_preset.hpp"
 #include "workloads/tools/onnx_graph.hpp"
-#include "workloads/tools/onnx_import.hpp"
 
 namespace memplace::onnx_import {
 

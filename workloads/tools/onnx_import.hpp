@@ -13,19 +13,9 @@
 #include <vector>
 
 #include "model/inputs/workload.hpp"
+#include "workloads/tools/fusion_preset.hpp"
 
 namespace memplace {
-
-// How much of the ONNX graph becomes one layer.
-enum class FusionPreset : std::uint8_t {
-  none,      // every ONNX node that computes on run-time data is a layer (op level)
-  standard,  // conv + epilogue, GELU chain, decomposed LayerNorm, Pad into its consumer (EGRL)
-  coarse,    // standard, then bias adds, reshapes, transposes and other elementwise or
-             // data-movement layers fold into the layer that produces their input
-};
-std::string_view fusion_preset_name(FusionPreset preset);
-std::optional<FusionPreset> fusion_preset_from_name(std::string_view name);
-std::vector<std::string> fusion_preset_names();
 
 struct ImportOptions {
   int element_bytes = 1;  // bytes per element of every tensor (int8 inference: 1)
