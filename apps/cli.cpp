@@ -61,6 +61,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_generalize_command(app, io);
   add_submission_command(app, io);
   add_pack_command(app, io);
+  add_calibrate_command(app, io);
 
   // CLI11 wants argv order reversed when given a vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

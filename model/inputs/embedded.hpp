@@ -24,6 +24,10 @@ std::span<const EmbeddedFile> embedded_best_known();
 // The benchmark suites (workloads/suite/v1.yaml) and their workloads (workloads/suite/workloads/).
 std::span<const EmbeddedFile> embedded_suites();
 std::span<const EmbeddedFile> embedded_suite_workloads();
+// The calibration sets (workloads/calibration/<chip>.yaml: published latencies,
+// docs/calibration.md) and their workloads (workloads/calibration/workloads/).
+std::span<const EmbeddedFile> embedded_calibration_sets();
+std::span<const EmbeddedFile> embedded_calibration_workloads();
 
 // The shipped file of that name, if any.
 const EmbeddedFile* find_embedded(std::span<const EmbeddedFile> files, std::string_view name);

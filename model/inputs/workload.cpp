@@ -429,6 +429,10 @@ Workload load_workload(std::string_view name_or_path) {
   if (const EmbeddedFile* suite = find_embedded(embedded_suite_workloads(), name_or_path))
     return Workload::from_yaml(suite->text,
                                "workloads/suite/workloads/" + std::string(name_or_path) + ".yaml");
+  // And a calibration set's (workloads/calibration/workloads/, docs/calibration.md).
+  if (const EmbeddedFile* point = find_embedded(embedded_calibration_workloads(), name_or_path))
+    return Workload::from_yaml(
+        point->text, "workloads/calibration/workloads/" + std::string(name_or_path) + ".yaml");
   const ShippedOrFile in = locate_shipped_or_file(embedded_workloads(), "workloads", "workload",
                                                   "workload", name_or_path);
   return in.shipped ? Workload::from_yaml(in.shipped->text, in.origin) : Workload::load(in.path);

@@ -126,8 +126,8 @@ class Workload {
 };
 
 // Finds a workload by name among the embedded ones ("resnet50"), the suites' workloads
-// ("llama-3.2-1b-prefill-b1-s512") and the procedural ones ("procedural-cnn-s3",
-// model/inputs/procedural.hpp) or, failing that, as a path.
+// ("llama-3.2-1b-prefill-b1-s512"), the calibration sets' ("vgg16", docs/calibration.md) and the
+// procedural ones ("procedural-cnn-s3", model/inputs/procedural.hpp) or, failing that, as a path.
 Workload load_workload(std::string_view name_or_path);
 // Names of the workloads compiled into the library (the shipped workloads/*.yaml).
 std::vector<std::string> embedded_workload_names();

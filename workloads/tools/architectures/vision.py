@@ -1,8 +1,14 @@
 """torchvision's definitions of the vision models beyond the original four (torchvision 0.14,
-weights=None), with their published parameter counts (torchvision's model documentation)."""
+weights=None), with their published parameter counts (torchvision's model documentation), and the
+Edge TPU calibration set's CNNs (docs/calibration.md) at the resolution Coral's benchmarks used:
+torchvision's where it has the architecture, else keras_cnns.py's (Keras' trainable counts)."""
+
+import functools
 
 import torch
 import torchvision
+
+from . import keras_cnns
 
 # name: (constructor, input size, published parameter count)
 VISION = {
@@ -13,6 +19,17 @@ VISION = {
     "swin-t": (torchvision.models.swin_t, 224, 28_288_354),
     "vit-b16": (torchvision.models.vit_b_16, 224, 86_567_656),
     "vit-l16": (torchvision.models.vit_l_16, 224, 304_326_632),
+    # The Edge TPU calibration set (workloads/calibration/edge-tpu.yaml).
+    "googlenet": (functools.partial(torchvision.models.googlenet, aux_logits=False,
+                                    init_weights=False), 224, 6_624_904),
+    "densenet121": (torchvision.models.densenet121, 224, 7_978_856),
+    "squeezenet1-1": (torchvision.models.squeezenet1_1, 224, 1_235_496),
+    "vgg16": (torchvision.models.vgg16, 224, 138_357_544),
+    "vgg19": (torchvision.models.vgg19, 224, 143_667_240),
+    "resnet50-299": (torchvision.models.resnet50, 299, 25_557_032),
+    "mobilenet-v1": (keras_cnns.mobilenet_v1, 224, 4_231_976),
+    "resnet50-v2": (keras_cnns.resnet50_v2, 299, 25_568_360),
+    "resnet152-v2": (keras_cnns.resnet152_v2, 299, 60_236_904),
 }
 
 

@@ -1,0 +1,105 @@
+// memplace calibrate [SET...]: memplace's latencies held against published measurements
+// (docs/calibration.md): per point of each calibration set, the predicted and published time per
+// inference and the error, then per set the median and largest error and the rank correlation.
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "apps/shared/text_table.hpp"
+#include "base/atomic_file.hpp"
+#include "base/number_format.hpp"
+#include "model/calibration.hpp"
+
+namespace memplace::cli {
+
+namespace {
+
+struct CalibrateOptions {
+  std::vector<std::string> sets = embedded_calibration_set_names();
+  std::string hardware;  // instead of each set's chip
+  bool json = false;
+  std::string csv;  // the table, written atomically
+};
+
+void print_set(const CalibrationSet& set, const std::vector<CalibrationRow>& rows,
+               const CalibrationSummary& s, std::ostream& out) {
+  out << "Calibration set " << set.chip << ": " << set.source << "; published: " << set.column
+      << (set.other_column.empty() ? "" : "; other column: " + set.other_column) << "\n\n";
+  TextTable table({"workload", "published model", "memplace (ms)", "published (ms)",
+                   "other column (ms)", "predicted / published", "error"});
+  for (const CalibrationRow& r : rows) {
+    table.add_row({r.workload, r.published, format_significant(r.predicted_ms, 4),
+                   format_significant(r.published_ms, 4),
+                   r.other_column_ms ? format_significant(*r.other_column_ms, 4) : "",
+                   format_fixed(r.ratio(), 2), format_fixed(100 * r.error(), 1) + " %"});
+  }
+  table.print(out);
+  out << "\n"
+      << s.points << " points: median error " << format_fixed(100 * s.median_error, 1)
+      << " %, largest " << format_fixed(100 * s.largest_error, 1) << " %, Spearman "
+      << format_fixed(s.spearman, 3);
+  if (s.median_column_spread)
+    out << "; the two published columns differ by a median "
+        << format_fixed(100 * *s.median_column_spread, 1) << " %";
+  out << "\n" << set.not_points.size() << " rows of the source are not points:\n";
+  for (const NotAPoint& n : set.not_points)
+    out << "  " << n.published << ": " << n.why << "\n";
+  out << "\n";
+}
+
+void run_calibrate(const CalibrateOptions& o, Streams io) {
+  if (!o.csv.empty()) check_writable(o.csv);
+  nlohmann::json doc = nlohmann::json::array();
+  std::string csv;
+  for (const std::string& name : o.sets) {
+    const CalibrationSet set = load_calibration_set(name);
+    const std::vector<CalibrationRow> rows = calibration_rows(set, o.hardware);
+    const CalibrationSummary s = summarize(rows);
+    const std::string table = calibration_csv(set.chip, rows);
+    csv += csv.empty() ? table : table.substr(table.find('\n') + 1);  // one header
+    if (!o.json) {
+      print_set(set, rows, s, io.out);
+      continue;
+    }
+    nlohmann::json points = nlohmann::json::array();
+    for (const CalibrationRow& r : rows) {
+      points.push_back({{"workload", r.workload},
+                        {"published", r.published},
+                        {"predicted_ms", r.predicted_ms},
+                        {"published_ms", r.published_ms},
+                        {"other_column_ms", r.other_column_ms ? nlohmann::json(*r.other_column_ms)
+                                                              : nlohmann::json(nullptr)},
+                        {"ratio", r.ratio()},
+                        {"error", r.error()}});
+    }
+    doc.push_back({{"chip", set.chip},
+                   {"hardware", o.hardware.empty() ? set.chip : o.hardware},
+                   {"source", set.source},
+                   {"column", set.column},
+                   {"points", points},
+                   {"median_error", s.median_error},
+                   {"largest_error", s.largest_error},
+                   {"spearman", s.spearman}});
+  }
+  if (o.json) io.out << doc.dump(2) << "\n";
+  if (!o.csv.empty()) write_file_atomically(o.csv, csv);
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app, Streams io) {
+  auto* cmd = app.add_subcommand(
+      "calibrate",
+      "Hold memplace's latencies against published measurements (docs/calibration.md)");
+  auto options = std::make_shared<CalibrateOptions>();
+  cmd->add_option("set", options->sets,
+                  "Calibration sets: a shipped chip's name or a set file (default: every shipped "
+                  "set)");
+  cmd->add_option("--hardware", options->hardware,
+                  "Score on this hardware model (a shipped name or file) instead of each set's "
+                  "chip: a calibrated revision");
+  cmd->add_flag("--json", options->json, "Print JSON");
+  cmd->add_option("--csv", options->csv, "Also write the table as CSV to this file (atomically)");
+  cmd->callback([io, options] { run_calibrate(*options, io); });
+}
+
+}  // namespace memplace::cli

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates workloads/calibration/workloads/ (docs/calibration.md): each calibration point's
+# workload imported from its fixture (workloads/onnx/<workload>.onnx, made by
+# workloads/tools/export_onnx.py) at batch 1, int8, the standard fusion preset. mobilenet-v2 is the
+# shipped workload and is not imported here. Run from the repository root after `make build`.
+set -euo pipefail
+memplace=${1:-build/default/apps/memplace}
+out=workloads/calibration/workloads
+mkdir -p "$out"
+for workload in googlenet densenet121 squeezenet1-1 vgg16 vgg19 resnet50-299 mobilenet-v1 \
+    resnet50-v2 resnet152-v2; do
+  "$memplace" import "workloads/onnx/$workload.onnx" --dim batch=1 -o "$out/$workload.yaml"
+done
