@@ -1,5 +1,6 @@
 #include "model/inputs/calibration_set.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "base/yaml_input.hpp"
@@ -47,8 +48,8 @@ CalibrationSet parse_calibration_set(std::string_view text, std::string origin) 
   const YamlInput in(text, std::move(origin));
   const YAML::Node& root = in.root();
   in.require_map(root, "document");
-  in.reject_unknown_keys(root, {"chip", "source", "column", "other_column", "points", "not_points"},
-                         "");
+  in.reject_unknown_keys(
+      root, {"chip", "source", "column", "other_column", "points", "not_points", "fit"}, "");
   CalibrationSet set;
   set.chip = in.string(in.require(root, "chip", ""), "chip");
   set.source = in.string(in.require(root, "source", ""), "source");
@@ -64,6 +65,15 @@ CalibrationSet parse_calibration_set(std::string_view text, std::string origin) 
     if (!seen.insert(set.points.back().workload).second)
       in.fail(points[i], field + ".workload", "'" + set.points.back().workload + "' twice");
   }
+  if (const YAML::Node fit = in.optional(root, "fit", ""); fit.IsDefined()) {
+    in.require_sequence(fit, "fit");
+    for (std::size_t i = 0; i < fit.size(); ++i) {
+      const std::string field = "fit[" + std::to_string(i) + "]";
+      set.fit.push_back(in.string(fit[i], field));
+      if (!seen.count(set.fit.back()))
+        in.fail(fit[i], field, "'" + set.fit.back() + "' is not a point's workload");
+    }
+  }
   if (const YAML::Node rest = in.optional(root, "not_points", ""); rest.IsDefined()) {
     in.require_sequence(rest, "not_points");
     for (std::size_t i = 0; i < rest.size(); ++i)
@@ -71,6 +81,10 @@ CalibrationSet parse_calibration_set(std::string_view text, std::string origin) 
           parse_not_point(in, rest[i], "not_points[" + std::to_string(i) + "]"));
   }
   return set;
+}
+
+bool CalibrationSet::is_fit_point(const std::string& workload) const {
+  return std::find(fit.begin(), fit.end(), workload) != fit.end();
 }
 
 CalibrationSet load_calibration_set(std::string_view name_or_path) {

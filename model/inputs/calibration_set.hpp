@@ -34,6 +34,10 @@ struct CalibrationSet {
   std::string other_column;  // which other_column_ms is (empty: none)
   std::vector<CalibrationPoint> points;
   std::vector<NotAPoint> not_points;
+  // The points a fit may use (their workloads), named before fitting; the rest are held out.
+  std::vector<std::string> fit;
+
+  bool is_fit_point(const std::string& workload) const;
 };
 
 // InputError naming the file, line and field.
