@@ -2,15 +2,47 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 
+#include "base/errors.hpp"
 #include "base/number_format.hpp"
 #include "model/references.hpp"
 
 namespace memplace {
 
 namespace {
+
+std::vector<Workload> workloads_of(const CalibrationSet& set) {
+  std::vector<Workload> workloads;
+  for (const CalibrationPoint& point : set.points)
+    workloads.push_back(load_workload(point.workload));
+  return workloads;
+}
+
+// Each point's compiler mapping under cost model v1 on `hardware`, beside its published time.
+std::vector<CalibrationRow> rows_on(const CalibrationSet& set, const std::vector<Workload>& loaded,
+                                    const Hardware& hardware) {
+  std::vector<CalibrationRow> rows;
+  ModelSpec spec;
+  spec.dynamics = default_dynamics(ModelVersion::v1);
+  for (std::size_t i = 0; i < set.points.size(); ++i) {
+    const CalibrationPoint& point = set.points[i];
+    const Simulator sim = spec.build(loaded[i], hardware);
+    const Evaluation scored = sim.evaluate(compiler_mapping(sim));
+    CalibrationRow row;
+    row.workload = point.workload;
+    row.published = point.published;
+    row.fit_point = set.is_fit_point(point.workload);
+    row.fits_on_chip = loaded[i].total_weight_bytes() <= sim.capacity(0);
+    row.predicted_ms = scored.latency_s() * 1e3;
+    row.published_ms = point.published_ms;
+    row.other_column_ms = point.other_column_ms;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 // Average ranks (1-based), ties sharing the mean of their places.
 std::vector<double> ranks(std::span<const double> values) {
@@ -62,18 +94,88 @@ double spearman(std::span<const double> a, std::span<const double> b) {
 
 std::vector<CalibrationRow> calibration_rows(const CalibrationSet& set,
                                              const std::string& hardware) {
-  std::vector<CalibrationRow> rows;
-  for (const CalibrationPoint& point : set.points) {
-    ModelSpec spec;
-    spec.workload = point.workload;
-    spec.hardware = hardware.empty() ? set.chip : hardware;
-    spec.dynamics = default_dynamics(ModelVersion::v1);
-    const Simulator sim = spec.build();
-    const Evaluation scored = sim.evaluate(compiler_mapping(sim));
-    rows.push_back({point.workload, point.published, scored.latency_s() * 1e3, point.published_ms,
-                    point.other_column_ms});
+  return calibration_rows(set, load_hardware(hardware.empty() ? set.chip : hardware));
+}
+
+std::vector<CalibrationRow> calibration_rows(const CalibrationSet& set, const Hardware& hardware) {
+  return rows_on(set, workloads_of(set), hardware);
+}
+
+std::vector<CalibrationRow> held_out(std::span<const CalibrationRow> rows) {
+  std::vector<CalibrationRow> out;
+  for (const CalibrationRow& r : rows)
+    if (!r.fit_point) out.push_back(r);
+  return out;
+}
+
+std::vector<CalibrationRow> on_chip(std::span<const CalibrationRow> rows) {
+  std::vector<CalibrationRow> out;
+  for (const CalibrationRow& r : rows)
+    if (r.fits_on_chip) out.push_back(r);
+  return out;
+}
+
+CalibrationFit fit_constants(const CalibrationSet& set, const Hardware& base,
+                             const std::string& name) {
+  if (set.fit.empty())
+    throw InputError("calibration set " + set.chip + " names no fit points (its `fit` list)");
+  CalibrationSet fit_set = set;
+  std::erase_if(fit_set.points,
+                [&](const CalibrationPoint& p) { return !set.is_fit_point(p.workload); });
+  const std::vector<Workload> workloads = workloads_of(fit_set);
+  auto objective = [&](const Hardware& hw) {
+    double sum = 0;
+    const std::vector<CalibrationRow> rows = rows_on(fit_set, workloads, hw);
+    for (const CalibrationRow& r : rows)
+      sum += std::log(r.ratio()) * std::log(r.ratio());
+    return sum / static_cast<double>(rows.size());
+  };
+  // Each constant: its name, how to set it, and its grid.
+  struct Knob {
+    std::string name;
+    std::function<double&(Hardware&)> value;
+    std::vector<double> grid;
+  };
+  const double base_link = base.memories.back().bandwidth_bytes_per_s;
+  std::vector<Knob> knobs;
+  Knob link{base.memories.back().name + ".bandwidth_bytes_per_s",
+            [](Hardware& h) -> double& { return h.memories.back().bandwidth_bytes_per_s; },
+            {}};
+  for (int i = 50; i <= 100; ++i)
+    link.grid.push_back(base_link * i / 100.0);
+  Knob overhead{"layer_overhead_s", [](Hardware& h) -> double& { return h.layer_overhead_s; }, {}};
+  for (int us = 1; us <= 100; ++us)
+    overhead.grid.push_back(us * 1e-6);
+  Knob utilisation{"mac_utilisation", [](Hardware& h) -> double& { return h.mac_utilisation; }, {}};
+  for (int i = 1; i <= 20; ++i)
+    utilisation.grid.push_back(i / 20.0);
+  knobs = {link, overhead, utilisation};
+
+  CalibrationFit fit;
+  fit.hardware = base;
+  fit.objective_before = objective(base);
+  double best = fit.objective_before;
+  for (int round = 0; round < 3; ++round) {
+    for (Knob& knob : knobs) {
+      Hardware trial = fit.hardware;
+      double chosen = knob.value(fit.hardware);
+      for (const double v : knob.grid) {
+        knob.value(trial) = v;
+        const double o = objective(trial);
+        if (o < best) best = o, chosen = v;
+      }
+      knob.value(fit.hardware) = chosen;
+    }
   }
-  return rows;
+  fit.objective_after = best;
+  Hardware before = base;
+  for (Knob& knob : knobs)
+    fit.constants.push_back({knob.name, knob.value(before), knob.value(fit.hardware)});
+  fit.hardware.name = name;
+  fit.hardware.description = base.description + "; " + std::to_string(knobs.size()) +
+                             " constants fitted on " + std::to_string(set.fit.size()) +
+                             " points of " + set.source + " (memplace calibrate --fit)";
+  return fit;
 }
 
 std::string calibration_csv(const std::string& chip, std::span<const CalibrationRow> rows) {

@@ -18,6 +18,8 @@ namespace memplace {
 struct CalibrationRow {
   std::string workload;
   std::string published;
+  bool fit_point = false;     // named by the set as a point a fit may use
+  bool fits_on_chip = false;  // its weights fit in the chip's fastest memory
   double predicted_ms = 0;
   double published_ms = 0;
   std::optional<double> other_column_ms;
@@ -39,7 +41,34 @@ struct CalibrationSummary {
 // Scores every point of `set` on `hardware` (a shipped name or file; default: the set's chip).
 std::vector<CalibrationRow> calibration_rows(const CalibrationSet& set,
                                              const std::string& hardware = "");
+std::vector<CalibrationRow> calibration_rows(const CalibrationSet& set, const Hardware& hardware);
 CalibrationSummary summarize(std::span<const CalibrationRow> rows);
+// The rows a summary is stated over: the held-out points (not fit points), and of those the ones
+// whose weights fit on chip.
+std::vector<CalibrationRow> held_out(std::span<const CalibrationRow> rows);
+std::vector<CalibrationRow> on_chip(std::span<const CalibrationRow> rows);
+
+// A constant of the hardware model a fit sets, before and after.
+struct FittedConstant {
+  std::string name;  // as the hardware file names it
+  double before = 0;
+  double after = 0;
+};
+struct CalibrationFit {
+  Hardware hardware;  // the base with the fitted constants
+  std::vector<FittedConstant> constants;
+  double objective_before = 0;  // mean squared log(predicted / published) over the fit points
+  double objective_after = 0;
+};
+// Fits the constants the hardware files mark as estimates — the slowest memory's bandwidth (a
+// link's payload rate), the per-layer overhead and the MAC utilisation — on the set's fit points
+// alone: three rounds of coordinate descent, each constant set in turn to the best value of a fixed
+// grid (bandwidth 0.50 to 1.00 of the base in steps of 0.01, overhead 1 to 100 us in steps of
+// 1 us, utilisation 0.05 to 1.00 in steps of 0.05; ties: the first in grid order), minimising the
+// mean squared log ratio. Deterministic. The fitted model is named `name`, its description says
+// what was fitted to what. InputError when the set names no fit point.
+CalibrationFit fit_constants(const CalibrationSet& set, const Hardware& base,
+                             const std::string& name);
 
 // The rows as CSV (chip, workload, predicted_ms, published_ms, other_column_ms, ratio, error),
 // with a header line: what `memplace calibrate --csv` writes and the golden file

@@ -28,6 +28,9 @@ std::span<const EmbeddedFile> embedded_suite_workloads();
 // docs/calibration.md) and their workloads (workloads/calibration/workloads/).
 std::span<const EmbeddedFile> embedded_calibration_sets();
 std::span<const EmbeddedFile> embedded_calibration_workloads();
+// Hardware models fitted to a calibration set (workloads/calibration/hardware/<chip>.<revision>):
+// loadable by name, not listed among the shipped chips.
+std::span<const EmbeddedFile> embedded_calibration_hardware();
 
 // The shipped file of that name, if any.
 const EmbeddedFile* find_embedded(std::span<const EmbeddedFile> files, std::string_view name);

@@ -238,6 +238,10 @@ const Hardware& parsed_once(const EmbeddedFile& shipped, const std::string& orig
 }  // namespace
 
 Hardware load_hardware(std::string_view name_or_path) {
+  // A calibrated revision of a chip ("edge-tpu.cal1", docs/calibration.md), unlisted.
+  if (const EmbeddedFile* fitted = find_embedded(embedded_calibration_hardware(), name_or_path))
+    return parsed_once(*fitted,
+                       "workloads/calibration/hardware/" + std::string(name_or_path) + ".yaml");
   const ShippedOrFile in = locate_shipped_or_file(embedded_hardware(), "workloads/hardware",
                                                   "hardware", "hardware model", name_or_path);
   return in.shipped ? parsed_once(*in.shipped, in.origin) : Hardware::load(in.path);

@@ -9,6 +9,7 @@
 
 #include "base/errors.hpp"
 #include "model/calibration.hpp"
+#include "model/inputs/hardware.hpp"
 
 namespace memplace {
 namespace {
@@ -27,7 +28,8 @@ TEST_CASE("calibration: Spearman's correlation and the median on hand-computed c
   CHECK(median({3, 1, 2}) == 2);
   CHECK(median({4, 1, 3, 2}) == 2.5);
   CHECK_THROWS_AS(median({}), std::invalid_argument);
-  const CalibrationRow low{"a", "A", 1.5, 2.0, std::nullopt}, high{"b", "B", 3.0, 2.0, 2.5};
+  const CalibrationRow low{"a", "A", false, false, 1.5, 2.0, std::nullopt};
+  const CalibrationRow high{"b", "B", false, false, 3.0, 2.0, 2.5};
   CHECK(low.ratio() == 0.75);
   CHECK(low.error() == 0.25);
   CHECK(high.error() == 0.5);
@@ -73,6 +75,28 @@ TEST_CASE("calibration: the shipped sets reproduce their golden tables") {
     expected << golden.rdbuf();
     CHECK(calibration_csv(set.chip, calibration_rows(set)) == expected.str());
   }
+}
+
+TEST_CASE("calibration: the shipped calibrated chip is what the fit gives, and its table holds") {
+  // workloads/calibration/hardware/edge-tpu.cal1.yaml, written by
+  // `memplace calibrate edge-tpu --fit <that file> --fit-name edge-tpu.cal1`.
+  const CalibrationSet set = load_calibration_set("edge-tpu");
+  const CalibrationFit fit = fit_constants(set, load_hardware("edge-tpu"), "edge-tpu.cal1");
+  std::ifstream shipped(std::string(MEMPLACE_SOURCE_DIR) +
+                        "/workloads/calibration/hardware/edge-tpu.cal1.yaml");
+  REQUIRE(shipped);
+  std::stringstream text;
+  text << shipped.rdbuf();
+  CHECK(fit.hardware.to_yaml() == text.str());
+  CHECK(fit.objective_after < fit.objective_before);
+  // The fit never saw the held-out points; their figures are docs/calibration.md's.
+  std::ifstream golden(std::string(MEMPLACE_SOURCE_DIR) +
+                       "/docs/results/calibration/edge-tpu.cal1.csv");
+  REQUIRE(golden);
+  std::stringstream expected;
+  expected << golden.rdbuf();
+  CHECK(calibration_csv(set.chip, calibration_rows(set, "edge-tpu.cal1")) == expected.str());
+  CHECK_THROWS_AS(fit_constants(CalibrationSet{}, load_hardware("edge-tpu"), "x"), InputError);
 }
 
 }  // namespace
