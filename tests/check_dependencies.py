@@ -39,6 +39,7 @@ FILE_SETS = [
     ("scripts/pack-figures.sh", "run"),
     ("scripts/python-baselines.sh", "python-agents"),
     ("scripts/table-estimate-check.py", "run"),
+    ("scripts/calibration-survival.py", "run"),  # the Python module and numpy of the run set
     ("scripts/try-slurm.sh", None),  # installs Slurm and munge itself; documented there
     ("tests/*", "test"),
     ("bench/*.py", "test"),  # `make bench` installs the test set
