@@ -4,11 +4,14 @@ from Keras Applications' definitions (the models Coral's benchmarks compiled), w
   mobilenet-v1   MobileNet (Howard et al. 2017), alpha 1.0, 224x224: keras.applications.MobileNet
   resnet50-v2    ResNet-50 V2 (He et al. 2016, pre-activation), keras.applications.ResNet50V2
   resnet152-v2   ResNet-152 V2, keras.applications.ResNet152V2
+  inception-resnet-v2  Inception-ResNet v2 (Szegedy et al. 2016), 299x299:
+                 keras.applications.InceptionResNetV2 (batch normalisation without scale)
 
 Keras counts batch normalisation's moving mean and variance as (non-trainable) parameters;
 PyTorch keeps them as buffers, so the published figure checked here is Keras' trainable count.
 """
 
+import torch
 import torch.nn as nn
 
 
@@ -95,3 +98,120 @@ def resnet50_v2(weights=None):
 def resnet152_v2(weights=None):
     assert weights is None
     return ResNetV2((3, 8, 36, 3))
+
+
+class BatchNormNoScale(nn.Module):
+    """Keras' BatchNormalization(scale=False): normalised, then a learned shift only (no gamma)."""
+
+    def __init__(self, channels, eps=1e-3):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(channels, eps=eps, affine=False)
+        self.beta = nn.Parameter(torch.zeros(1, channels, 1, 1))
+
+    def forward(self, x):
+        return self.norm(x) + self.beta
+
+
+class ConvBN(nn.Module):
+    """Keras' conv2d_bn of Inception-ResNet v2: a convolution (padding 'same' or 'valid'), then
+    either batch normalisation without scale (no bias) or a bias (use_bias), then ReLU unless
+    told not to."""
+
+    def __init__(self, cin, cout, kernel, stride=1, padding="same", use_bias=False, relu=True):
+        super().__init__()
+        kh, kw = (kernel, kernel) if isinstance(kernel, int) else kernel
+        pad = (kh // 2, kw // 2) if padding == "same" else (0, 0)
+        self.conv = nn.Conv2d(cin, cout, (kh, kw), stride, pad, bias=use_bias)
+        self.norm = nn.Identity() if use_bias else BatchNormNoScale(cout)
+        self.relu = nn.ReLU(inplace=True) if relu else nn.Identity()
+
+    def forward(self, x):
+        return self.relu(self.norm(self.conv(x)))
+
+
+class Concat(nn.Module):
+    def __init__(self, *branches):
+        super().__init__()
+        self.branches = nn.ModuleList(branches)
+
+    def forward(self, x):
+        return torch.cat([b(x) for b in self.branches], dim=1)
+
+
+class ResidualBlock(nn.Module):
+    """x + scale * up(concat(branches(x))), then ReLU (not after the last block8)."""
+
+    def __init__(self, channels, branches, mixed, scale, relu=True):
+        super().__init__()
+        self.mixed = Concat(*branches)
+        self.up = ConvBN(mixed, channels, 1, use_bias=True, relu=False)
+        self.scale = scale
+        self.relu = nn.ReLU(inplace=True) if relu else nn.Identity()
+
+    def forward(self, x):
+        return self.relu(x + self.scale * self.up(self.mixed(x)))
+
+
+def seq(*layers):
+    return nn.Sequential(*layers)
+
+
+def block35(scale=0.17):
+    return ResidualBlock(320, [ConvBN(320, 32, 1),
+                               seq(ConvBN(320, 32, 1), ConvBN(32, 32, 3)),
+                               seq(ConvBN(320, 32, 1), ConvBN(32, 48, 3), ConvBN(48, 64, 3))],
+                         128, scale)
+
+
+def block17(scale=0.1):
+    return ResidualBlock(1088, [ConvBN(1088, 192, 1),
+                                seq(ConvBN(1088, 128, 1), ConvBN(128, 160, (1, 7)),
+                                    ConvBN(160, 192, (7, 1)))],
+                         384, scale)
+
+
+def block8(scale=0.2, relu=True):
+    return ResidualBlock(2080, [ConvBN(2080, 192, 1),
+                                seq(ConvBN(2080, 192, 1), ConvBN(192, 224, (1, 3)),
+                                    ConvBN(224, 256, (3, 1)))],
+                         448, scale, relu)
+
+
+class InceptionResNetV2(nn.Module):
+    """keras.applications.InceptionResNetV2 (Szegedy et al. 2016), 299x299."""
+
+    def __init__(self, classes=1000):
+        super().__init__()
+        valid = "valid"
+        self.stem = seq(ConvBN(3, 32, 3, 2, valid), ConvBN(32, 32, 3, padding=valid),
+                        ConvBN(32, 64, 3), nn.MaxPool2d(3, 2),
+                        ConvBN(64, 80, 1, padding=valid), ConvBN(80, 192, 3, padding=valid),
+                        nn.MaxPool2d(3, 2))
+        self.mixed_5b = Concat(ConvBN(192, 96, 1),
+                               seq(ConvBN(192, 48, 1), ConvBN(48, 64, 5)),
+                               seq(ConvBN(192, 64, 1), ConvBN(64, 96, 3), ConvBN(96, 96, 3)),
+                               seq(nn.AvgPool2d(3, 1, 1, count_include_pad=False),
+                                   ConvBN(192, 64, 1)))
+        self.block35 = seq(*[block35() for _ in range(10)])
+        self.mixed_6a = Concat(ConvBN(320, 384, 3, 2, valid),
+                               seq(ConvBN(320, 256, 1), ConvBN(256, 256, 3),
+                                   ConvBN(256, 384, 3, 2, valid)),
+                               nn.MaxPool2d(3, 2))
+        self.block17 = seq(*[block17() for _ in range(20)])
+        self.mixed_7a = Concat(seq(ConvBN(1088, 256, 1), ConvBN(256, 384, 3, 2, valid)),
+                               seq(ConvBN(1088, 256, 1), ConvBN(256, 288, 3, 2, valid)),
+                               seq(ConvBN(1088, 256, 1), ConvBN(256, 288, 3),
+                                   ConvBN(288, 320, 3, 2, valid)),
+                               nn.MaxPool2d(3, 2))
+        self.block8 = seq(*[block8() for _ in range(9)], block8(1.0, relu=False))
+        self.conv_7b = ConvBN(2080, 1536, 1)
+        self.head = seq(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1536, classes))
+
+    def forward(self, x):
+        x = self.mixed_7a(self.block17(self.mixed_6a(self.block35(self.mixed_5b(self.stem(x))))))
+        return self.head(self.conv_7b(self.block8(x)))
+
+
+def inception_resnet_v2(weights=None):
+    assert weights is None
+    return InceptionResNetV2()

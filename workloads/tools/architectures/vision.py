@@ -30,6 +30,7 @@ VISION = {
     "mobilenet-v1": (keras_cnns.mobilenet_v1, 224, 4_231_976),
     "resnet50-v2": (keras_cnns.resnet50_v2, 299, 25_568_360),
     "resnet152-v2": (keras_cnns.resnet152_v2, 299, 60_236_904),
+    "inception-resnet-v2": (keras_cnns.inception_resnet_v2, 299, 55_813_192),
 }
 
 
