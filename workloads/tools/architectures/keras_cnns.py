@@ -1,11 +1,15 @@
 """CNNs of the Edge TPU calibration set (docs/calibration.md) that torchvision 0.14 lacks, written
-from Keras Applications' definitions (the models Coral's benchmarks compiled), weights=None:
+from Keras Applications' definitions (the models Coral's benchmarks compiled) or, for Inception v4,
+TF-slim's, weights=None:
 
   mobilenet-v1   MobileNet (Howard et al. 2017), alpha 1.0, 224x224: keras.applications.MobileNet
   resnet50-v2    ResNet-50 V2 (He et al. 2016, pre-activation), keras.applications.ResNet50V2
   resnet152-v2   ResNet-152 V2, keras.applications.ResNet152V2
   inception-resnet-v2  Inception-ResNet v2 (Szegedy et al. 2016), 299x299:
                  keras.applications.InceptionResNetV2 (batch normalisation without scale)
+  inception-v4   Inception v4 (Szegedy et al. 2016), 299x299, as TF-slim's inception_v4 (which
+                 Keras Applications lacks; Keras-Hub's preset and imgclsmob's port count the same
+                 42,679,816 parameters)
 
 Keras counts batch normalisation's moving mean and variance as (non-trainable) parameters;
 PyTorch keeps them as buffers, so the published figure checked here is Keras' trainable count.
@@ -215,3 +219,95 @@ class InceptionResNetV2(nn.Module):
 def inception_resnet_v2(weights=None):
     assert weights is None
     return InceptionResNetV2()
+
+
+class BasicConv(nn.Module):
+    """TF-slim's convolution of Inception v4: no bias, batch normalisation (eps 0.001), ReLU."""
+
+    def __init__(self, cin, cout, kernel, stride=1, padding=0):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, kernel, stride, padding, bias=False)
+        self.norm = nn.BatchNorm2d(cout, eps=1e-3)
+        self.relu = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        return self.relu(self.norm(self.conv(x)))
+
+
+def pool_branch(cin, cout):
+    return seq(nn.AvgPool2d(3, 1, 1, count_include_pad=False), BasicConv(cin, cout, 1))
+
+
+def inception_a():
+    return Concat(BasicConv(384, 96, 1),
+                  seq(BasicConv(384, 64, 1), BasicConv(64, 96, 3, padding=1)),
+                  seq(BasicConv(384, 64, 1), BasicConv(64, 96, 3, padding=1),
+                      BasicConv(96, 96, 3, padding=1)),
+                  pool_branch(384, 96))
+
+
+def inception_b():
+    return Concat(BasicConv(1024, 384, 1),
+                  seq(BasicConv(1024, 192, 1), BasicConv(192, 224, (1, 7), padding=(0, 3)),
+                      BasicConv(224, 256, (7, 1), padding=(3, 0))),
+                  seq(BasicConv(1024, 192, 1), BasicConv(192, 192, (7, 1), padding=(3, 0)),
+                      BasicConv(192, 224, (1, 7), padding=(0, 3)),
+                      BasicConv(224, 224, (7, 1), padding=(3, 0)),
+                      BasicConv(224, 256, (1, 7), padding=(0, 3))),
+                  pool_branch(1024, 128))
+
+
+class InceptionC(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b0 = BasicConv(1536, 256, 1)
+        self.b1 = BasicConv(1536, 384, 1)
+        self.b1_a = BasicConv(384, 256, (1, 3), padding=(0, 1))
+        self.b1_b = BasicConv(384, 256, (3, 1), padding=(1, 0))
+        self.b2 = seq(BasicConv(1536, 384, 1), BasicConv(384, 448, (3, 1), padding=(1, 0)),
+                      BasicConv(448, 512, (1, 3), padding=(0, 1)))
+        self.b2_a = BasicConv(512, 256, (1, 3), padding=(0, 1))
+        self.b2_b = BasicConv(512, 256, (3, 1), padding=(1, 0))
+        self.b3 = pool_branch(1536, 256)
+
+    def forward(self, x):
+        b1, b2 = self.b1(x), self.b2(x)
+        return torch.cat([self.b0(x), self.b1_a(b1), self.b1_b(b1), self.b2_a(b2), self.b2_b(b2),
+                          self.b3(x)], dim=1)
+
+
+class InceptionV4(nn.Module):
+    """Inception v4 (Szegedy et al. 2016) as TF-slim's inception_v4 defines it, 299x299."""
+
+    def __init__(self, classes=1000):
+        super().__init__()
+        self.stem = seq(BasicConv(3, 32, 3, 2), BasicConv(32, 32, 3), BasicConv(32, 64, 3, padding=1),
+                        Concat(nn.MaxPool2d(3, 2), BasicConv(64, 96, 3, 2)),
+                        Concat(seq(BasicConv(160, 64, 1), BasicConv(64, 96, 3)),
+                               seq(BasicConv(160, 64, 1), BasicConv(64, 64, (1, 7), padding=(0, 3)),
+                                   BasicConv(64, 64, (7, 1), padding=(3, 0)),
+                                   BasicConv(64, 96, 3))),
+                        Concat(BasicConv(192, 192, 3, 2), nn.MaxPool2d(3, 2)))
+        self.a = seq(*[inception_a() for _ in range(4)])
+        self.reduction_a = Concat(BasicConv(384, 384, 3, 2),
+                                  seq(BasicConv(384, 192, 1), BasicConv(192, 224, 3, padding=1),
+                                      BasicConv(224, 256, 3, 2)),
+                                  nn.MaxPool2d(3, 2))
+        self.b = seq(*[inception_b() for _ in range(7)])
+        self.reduction_b = Concat(seq(BasicConv(1024, 192, 1), BasicConv(192, 192, 3, 2)),
+                                  seq(BasicConv(1024, 256, 1),
+                                      BasicConv(256, 256, (1, 7), padding=(0, 3)),
+                                      BasicConv(256, 320, (7, 1), padding=(3, 0)),
+                                      BasicConv(320, 320, 3, 2)),
+                                  nn.MaxPool2d(3, 2))
+        self.c = seq(*[InceptionC() for _ in range(3)])
+        self.head = seq(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1536, classes))
+
+    def forward(self, x):
+        x = self.reduction_b(self.b(self.reduction_a(self.a(self.stem(x)))))
+        return self.head(self.c(x))
+
+
+def inception_v4(weights=None):
+    assert weights is None
+    return InceptionV4()

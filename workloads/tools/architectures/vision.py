@@ -31,6 +31,9 @@ VISION = {
     "resnet50-v2": (keras_cnns.resnet50_v2, 299, 25_568_360),
     "resnet152-v2": (keras_cnns.resnet152_v2, 299, 60_236_904),
     "inception-resnet-v2": (keras_cnns.inception_resnet_v2, 299, 55_813_192),
+    # TF-slim's definition; the count of Keras-Hub's inception_v4_imagenet preset and of
+    # imgclsmob's (osmr) PyTorch port.
+    "inception-v4": (keras_cnns.inception_v4, 299, 42_679_816),
 }
 
 
