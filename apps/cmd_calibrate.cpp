@@ -8,6 +8,7 @@
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
+#include "experiments/charts/svg_chart.hpp"
 #include "model/calibration.hpp"
 
 namespace memplace::cli {
@@ -21,7 +22,32 @@ struct CalibrateOptions {
   std::string csv;       // the table, written atomically
   std::string fit;       // fit the chip's estimated constants on the fit points; the hardware file
   std::string fit_name;  // the fitted hardware model's name (default: <chip>.fit)
+  std::string svg;       // predicted against published, log-log
 };
+
+experiments::ScatterSeries scatter(std::string name, const std::vector<CalibrationRow>& rows) {
+  experiments::ScatterSeries s{std::move(name), {}, {}, {}};
+  for (const CalibrationRow& r : rows) {
+    s.x.push_back(r.published_ms);
+    s.y.push_back(r.predicted_ms);
+    s.labels.push_back(r.workload);
+  }
+  return s;
+}
+
+// --svg: the set on its chip and, with --hardware, on that one too.
+void write_plot(const CalibrateOptions& o) {
+  if (o.sets.size() != 1) throw InputError("--svg takes one calibration set");
+  const CalibrationSet set = load_calibration_set(o.sets.front());
+  experiments::ScatterChart chart{"memplace against " + set.column + " (" + set.chip + ")",
+                                  "published time per inference (ms)",
+                                  "memplace's time (ms), its compiler's mapping, cost model v1",
+                                  {scatter(set.chip, calibration_rows(set))},
+                                  true};
+  if (!o.hardware.empty())
+    chart.series.push_back(scatter(o.hardware, calibration_rows(set, o.hardware)));
+  write_file_atomically(o.svg, experiments::render_log_scatter(chart));
+}
 
 std::string summary_line(const std::string& what, const std::vector<CalibrationRow>& rows) {
   if (rows.empty()) return what + ": no points";
@@ -88,6 +114,10 @@ void run_fit(const CalibrateOptions& o, Streams io) {
 void run_calibrate(const CalibrateOptions& o, Streams io) {
   if (!o.fit.empty()) return run_fit(o, io);
   if (!o.csv.empty()) check_writable(o.csv);
+  if (!o.svg.empty()) {
+    check_writable(o.svg);
+    write_plot(o);
+  }
   nlohmann::json doc = nlohmann::json::array();
   std::string csv;
   for (const std::string& name : o.sets) {
@@ -139,6 +169,9 @@ void add_calibrate_command(CLI::App& app, Streams io) {
                   "chip: a calibrated revision");
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_option("--csv", options->csv, "Also write the table as CSV to this file (atomically)");
+  cmd->add_option("--svg", options->svg,
+                  "Also plot memplace's times against the published ones (log-log, one set; with "
+                  "--hardware, on the set's chip and on that one) to this SVG file (atomically)");
   cmd->add_option("--fit", options->fit,
                   "Fit the chip's estimated constants (link bandwidth, per-layer overhead, MAC "
                   "utilisation) on the set's fit points and write the fitted hardware model "

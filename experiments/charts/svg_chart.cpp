@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "base/number_format.hpp"
+#include "base/portable_math.hpp"
 
 namespace memplace::experiments {
 namespace {
@@ -336,6 +337,83 @@ std::string render_heat_map(const HeatMap& map) {
     const double x = left + cell_w * (static_cast<double>(c) + 0.5);
     out << "<text transform=\"translate(" << px(x) << "," << px(bottom) << ") rotate(45)\">"
         << xml_escape(map.column_labels[c]) << "</text>\n";
+  }
+  out << "</svg>\n";
+  return out.str();
+}
+
+std::string render_log_scatter(const ScatterChart& chart) {
+  // Decades that hold every point, on both axes alike (so y = x is the diagonal).
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (const ScatterSeries& s : chart.series) {
+    if (s.y.size() != s.x.size() || (!s.labels.empty() && s.labels.size() != s.x.size()))
+      throw std::invalid_argument("scatter series '" + s.name + "': lengths differ");
+    for (const auto* v : {&s.x, &s.y}) {
+      for (const double d : *v) {
+        if (!std::isfinite(d) || d <= 0)
+          throw std::invalid_argument("scatter series '" + s.name +
+                                      "': a value that is not finite and positive");
+        lo = any ? std::min(lo, d) : d;
+        hi = any ? std::max(hi, d) : d;
+        any = true;
+      }
+    }
+  }
+  const double d0 = any ? power_of_ten_below(lo) : 1;
+  double d1 = any ? power_of_ten_below(hi) * 10 : 10;
+  if (!(d0 < d1)) d1 = d0 * 10;
+  const double span = portable::log(d1 / d0);
+  const double size = 480, left = 70, top = 40, right = 200, bottom = 55;
+  const double width = left + size + right, height = top + size + bottom;
+  auto sx = [&](double x) { return left + portable::log(x / d0) / span * size; };
+  auto sy = [&](double y) { return top + size - portable::log(y / d0) / span * size; };
+
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << " " << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+      << xml_escape(chart.title) << "</text>\n"
+      << "<g class=\"axes\" data-min=\"" << join({d0}) << "\" data-max=\"" << join({d1})
+      << "\" data-scale=\"log\">\n";
+  for (double t = d0; t <= d1 * (1 + 1e-9); t *= 10) {
+    out << "<line x1=\"" << px(sx(t)) << "\" y1=\"" << px(top) << "\" x2=\"" << px(sx(t))
+        << "\" y2=\"" << px(top + size) << "\" stroke=\"#eeeeee\"/>"
+        << "<text x=\"" << px(sx(t)) << "\" y=\"" << px(top + size + 16)
+        << "\" text-anchor=\"middle\">" << num(t) << "</text>"
+        << "<line x1=\"" << px(left) << "\" y1=\"" << px(sy(t)) << "\" x2=\"" << px(left + size)
+        << "\" y2=\"" << px(sy(t)) << "\" stroke=\"#eeeeee\"/>"
+        << "<text x=\"" << px(left - 6) << "\" y=\"" << px(sy(t) + 4) << "\" text-anchor=\"end\">"
+        << num(t) << "</text>\n";
+  }
+  out << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(size)
+      << "\" height=\"" << px(size) << "\" fill=\"none\" stroke=\"#333333\"/>\n"
+      << "<text x=\"" << px(left + size / 2) << "\" y=\"" << px(height - 12)
+      << "\" text-anchor=\"middle\">" << xml_escape(chart.x_label) << "</text>\n"
+      << "<text transform=\"translate(16 " << px(top + size / 2)
+      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escape(chart.y_label) << "</text>\n"
+      << "</g>\n";
+  if (chart.diagonal)
+    out << "<line class=\"diagonal\" x1=\"" << px(left) << "\" y1=\"" << px(top + size)
+        << "\" x2=\"" << px(left + size) << "\" y2=\"" << px(top)
+        << "\" stroke=\"#555555\" stroke-dasharray=\"3 3\"/>\n";
+  for (std::size_t k = 0; k < chart.series.size(); ++k) {
+    const ScatterSeries& s = chart.series[k];
+    out << "<g class=\"series\" data-name=\"" << xml_escape(s.name) << "\" data-x=\"" << join(s.x)
+        << "\" data-y=\"" << join(s.y) << "\" fill=\"" << colour(k) << "\">\n";
+    for (std::size_t i = 0; i < s.x.size(); ++i) {
+      out << "<circle cx=\"" << px(sx(s.x[i])) << "\" cy=\"" << px(sy(s.y[i])) << "\" r=\"4\"/>";
+      if (!s.labels.empty())
+        out << "<text x=\"" << px(sx(s.x[i]) + 6) << "\" y=\"" << px(sy(s.y[i]) - 4)
+            << "\" font-size=\"9\">" << xml_escape(s.labels[i]) << "</text>";
+      out << "\n";
+    }
+    const double ly = top + 10 + 20 * static_cast<double>(k);
+    out << "<circle cx=\"" << px(left + size + 24) << "\" cy=\"" << px(ly) << "\" r=\"4\"/>"
+        << "<text x=\"" << px(left + size + 34) << "\" y=\"" << px(ly + 4) << "\">"
+        << xml_escape(s.name) << "</text>\n</g>\n";
   }
   out << "</svg>\n";
   return out.str();

@@ -66,6 +66,25 @@ struct HeatMap {
 // Throws std::invalid_argument if the values do not match the labels or low >= high.
 std::string render_heat_map(const HeatMap& map);
 
+// Points on log-log axes (decade ticks), each series its colour, a point's label beside it, and
+// optionally the diagonal y = x (predicted against measured).
+struct ScatterSeries {
+  std::string name;
+  std::vector<double> x;
+  std::vector<double> y;
+  std::vector<std::string> labels;  // one per point, or empty
+};
+struct ScatterChart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<ScatterSeries> series;
+  bool diagonal = true;
+};
+// Throws std::invalid_argument for a value that is not finite and positive, or lengths that
+// differ.
+std::string render_log_scatter(const ScatterChart& chart);
+
 // Text with &, <, >, " and ' escaped for XML.
 std::string xml_escape(std::string_view text);
 
