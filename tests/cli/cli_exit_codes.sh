@@ -38,6 +38,14 @@ expect 2 import workloads/onnx/resnet50.onnx -o /nonexistent-folder/x.yaml
 expect 0 import workloads/onnx/bert-large.onnx --dim batch=2 --dim sequence=64 --element-type bf16
 expect 2 import workloads/onnx/bert-large.onnx --dim batch=0 --dim sequence=64
 expect 2 import workloads/onnx/llama-3.2-1b-decode.onnx --dim batch=1 --dim kv_length=131072 --static-input 'past_*'
+# Calibration (docs/calibration.md): a set that is neither shipped nor a file, a bad set file,
+# --fit over two sets, an unwritable table.
+expect 0 calibrate edge-tpu --hardware edge-tpu.cal1 --json
+expect 2 calibrate no-such-chip
+expect 2 calibrate tests/data/bad/cycle.yaml
+expect 2 calibrate edge-tpu edge-tpu --fit /tmp/memplace-fit.$$.yaml
+expect 2 calibrate edge-tpu --csv /nonexistent-folder/x.csv
+expect 2 calibrate edge-tpu --hardware tpu-v9
 expect 2 import workloads/onnx/bert-large.onnx --dim batch=1 --dim sequence=64 --element-type int4
 expect 2 optimum tests/data/bad/cycle.yaml -q
 expect 2 optimum tests/data/good/chain.yaml --time-limit -5 -q
