@@ -10,9 +10,9 @@
 //
 // Proposals are scored through the single-step environment (its reward and invalid options), in
 // parallel over the batch; every evaluation counts against the budget. In a job of several ranks
-// (base/parallel/process_group.hpp) every rank runs the same agent and scores its share of each batch;
-// the outcomes are gathered in the batch's order, so the run is bit for bit the one-process run,
-// and rank 0 alone writes the run folder.
+// (base/parallel/process_group.hpp) every rank runs the same agent and scores its share of each
+// batch; the outcomes are gathered in the batch's order, so the run is bit for bit the one-process
+// run, and rank 0 alone writes the run folder.
 #pragma once
 
 #include <cstdint>

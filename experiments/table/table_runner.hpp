@@ -9,8 +9,8 @@
 // checkpoint (to exactly the result of an uninterrupted run) and starts the rest. Each cell's
 // result depends only on its config, so the table does not depend on `jobs` or on the order.
 //
-// In a job of several ranks (base/parallel/process_group.hpp, docs/scale-out.md) every rank opens the
-// same folder (shared, as on every cluster) and runs a fixed share of the missing cells
+// In a job of several ranks (base/parallel/process_group.hpp, docs/scale-out.md) every rank opens
+// the same folder (shared, as on every cluster) and runs a fixed share of the missing cells
 // (share_out). Nothing is exchanged while the runs go on; at the end every rank learns every
 // result, and rank 0 writes the report.
 #pragma once

@@ -1,6 +1,6 @@
-// base/parallel/worker_pool.hpp: every index runs exactly once per call, whatever the sizes, the number of
-// threads and the pauses between calls (which put the workers to sleep), and a pool whose workers
-// sleep is destroyed cleanly.
+// base/parallel/worker_pool.hpp: every index runs exactly once per call, whatever the sizes, the
+// number of threads and the pauses between calls (which put the workers to sleep), and a pool whose
+// workers sleep is destroyed cleanly.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "base/rng.hpp"
 #include "base/parallel/worker_pool.hpp"
+#include "base/rng.hpp"
 
 namespace memplace {
 namespace {
