@@ -70,10 +70,7 @@ void print_set(const CalibrationSet& set, const std::vector<CalibrationRow>& row
                    format_fixed(r.ratio(), 2), format_fixed(100 * r.error(), 1) + " %"});
   }
   table.print(out);
-  out << "\n"
-      << s.points << " points: median error " << format_fixed(100 * s.median_error, 1)
-      << " %, largest " << format_fixed(100 * s.largest_error, 1) << " %, Spearman "
-      << format_fixed(s.spearman, 3);
+  out << "\n" << summary_line("all points", rows);
   if (s.median_column_spread)
     out << "; the two published columns differ by a median "
         << format_fixed(100 * *s.median_column_spread, 1) << " %";

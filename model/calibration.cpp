@@ -16,8 +16,14 @@ namespace {
 
 std::vector<Workload> workloads_of(const CalibrationSet& set) {
   std::vector<Workload> workloads;
-  for (const CalibrationPoint& point : set.points)
-    workloads.push_back(load_workload(point.workload));
+  for (std::size_t i = 0; i < set.points.size(); ++i) {
+    try {
+      workloads.push_back(load_workload(set.points[i].workload));
+    } catch (const InputError& e) {
+      throw InputError("calibration set " + set.chip + ", points[" + std::to_string(i) +
+                       "].workload: " + e.what());
+    }
+  }
   return workloads;
 }
 
@@ -130,29 +136,32 @@ CalibrationFit fit_constants(const CalibrationSet& set, const Hardware& base,
       sum += std::log(r.ratio()) * std::log(r.ratio());
     return sum / static_cast<double>(rows.size());
   };
-  // Each constant: its name, how to set it, and its grid.
+  // Each constant: its name, where it sits in a hardware model, and the values it may take.
   struct Knob {
     std::string name;
     std::function<double&(Hardware&)> value;
     std::vector<double> grid;
   };
-  const double base_link = base.memories.back().bandwidth_bytes_per_s;
-  std::vector<Knob> knobs;
-  Knob link{base.memories.back().name + ".bandwidth_bytes_per_s",
-            [](Hardware& h) -> double& { return h.memories.back().bandwidth_bytes_per_s; },
-            {}};
-  for (int i = 50; i <= 100; ++i)
-    link.grid.push_back(base_link * i / 100.0);
-  Knob overhead{"layer_overhead_s", [](Hardware& h) -> double& { return h.layer_overhead_s; }, {}};
-  for (int us = 1; us <= 100; ++us)
-    overhead.grid.push_back(us * 1e-6);
-  Knob utilisation{"mac_utilisation", [](Hardware& h) -> double& { return h.mac_utilisation; }, {}};
-  for (int i = 1; i <= 20; ++i)
-    utilisation.grid.push_back(i / 20.0);
-  knobs = {link, overhead, utilisation};
+  auto grid = [](int from, int to, const std::function<double(int)>& value) {
+    std::vector<double> values;
+    for (int i = from; i <= to; ++i)
+      values.push_back(value(i));
+    return values;
+  };
+  const double link = base.memories.back().bandwidth_bytes_per_s;
+  std::vector<Knob> knobs = {
+      {base.memories.back().name + ".bandwidth_bytes_per_s",
+       [](Hardware& h) -> double& { return h.memories.back().bandwidth_bytes_per_s; },
+       grid(50, 100, [&](int i) { return link * i / 100.0; })},
+      {"layer_overhead_s", [](Hardware& h) -> double& { return h.layer_overhead_s; },
+       grid(1, 100, [](int us) { return us * 1e-6; })},
+      {"mac_utilisation", [](Hardware& h) -> double& { return h.mac_utilisation; },
+       grid(1, 20, [](int i) { return i / 20.0; })}};
 
   CalibrationFit fit;
   fit.hardware = base;
+  for (Knob& knob : knobs)
+    fit.constants.push_back({knob.name, knob.value(fit.hardware), 0});
   fit.objective_before = objective(base);
   double best = fit.objective_before;
   for (int round = 0; round < 3; ++round) {
@@ -168,9 +177,8 @@ CalibrationFit fit_constants(const CalibrationSet& set, const Hardware& base,
     }
   }
   fit.objective_after = best;
-  Hardware before = base;
-  for (Knob& knob : knobs)
-    fit.constants.push_back({knob.name, knob.value(before), knob.value(fit.hardware)});
+  for (std::size_t k = 0; k < knobs.size(); ++k)
+    fit.constants[k].after = knobs[k].value(fit.hardware);
   fit.hardware.name = name;
   fit.hardware.description = base.description + "; " + std::to_string(knobs.size()) +
                              " constants fitted on " + std::to_string(set.fit.size()) +

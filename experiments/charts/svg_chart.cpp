@@ -73,6 +73,29 @@ void check_series(const LineSeries& s) {
         throw std::invalid_argument("chart series '" + s.name + "': a non-finite value");
 }
 
+// The opening of a grid's, heat map's or scatter's document: its size, a white page and the
+// title; `attributes` go on the <svg> element.
+void open_chart_document(std::ostringstream& out, double width, double height,
+                         const std::string& title, std::string_view attributes) {
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
+      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
+      << "\" font-family=\"sans-serif\" font-size=\"12\"" << attributes << ">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+      << xml_escape(title) << "</text>\n";
+}
+
+// The plot's frame and its two axis labels (x under the plot, y turned along its left side).
+void frame_and_axis_labels(std::ostringstream& out, double left, double top, double plot_w,
+                           double plot_h, double height, const std::string& x_label,
+                           const std::string& y_label) {
+  out << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(plot_w)
+      << "\" height=\"" << px(plot_h) << "\" fill=\"none\" stroke=\"#333333\"/>\n"
+      << "<text x=\"" << px(left + plot_w / 2) << "\" y=\"" << px(height - 12)
+      << "\" text-anchor=\"middle\">" << xml_escape(x_label) << "</text>\n"
+      << "<text transform=\"translate(16 " << px(top + plot_h / 2)
+      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escape(y_label) << "</text>\n";
+}
 }  // namespace
 
 std::string xml_escape(std::string_view text) {
@@ -163,13 +186,8 @@ std::string render_line_chart(const LineChart& chart) {
         << "\" y2=\"" << px(sy(t)) << "\" stroke=\"#eeeeee\"/>"
         << "<text x=\"" << px(left - 6) << "\" y=\"" << px(sy(t) + 4) << "\" text-anchor=\"end\">"
         << num(t) << "</text>\n";
-  out << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(plot_w)
-      << "\" height=\"" << px(plot_h) << "\" fill=\"none\" stroke=\"#333333\"/>\n"
-      << "<text x=\"" << px(left + plot_w / 2) << "\" y=\"" << px(height - 12)
-      << "\" text-anchor=\"middle\">" << xml_escape(chart.x_label) << "</text>\n"
-      << "<text transform=\"translate(16 " << px(top + plot_h / 2)
-      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escape(chart.y_label) << "</text>\n"
-      << "</g>\n";
+  frame_and_axis_labels(out, left, top, plot_w, plot_h, height, chart.x_label, chart.y_label);
+  out << "</g>\n";
   // Values outside a fixed y range are clipped to the plot area.
   out << "<defs><clipPath id=\"plot-area\"><rect x=\"" << px(left) << "\" y=\"" << px(top)
       << "\" width=\"" << px(plot_w) << "\" height=\"" << px(plot_h) << "\"/></clipPath></defs>\n";
@@ -221,21 +239,6 @@ std::string render_line_chart(const LineChart& chart) {
   return out.str();
 }
 
-namespace {
-
-// The opening of a grid's or heat map's document: its size, a white page and the title.
-void open_grid_document(std::ostringstream& out, double width, double height,
-                        const std::string& title, std::string_view attributes) {
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
-      << px(height) << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-      << "\" font-family=\"sans-serif\" font-size=\"12\"" << attributes << ">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-      << xml_escape(title) << "</text>\n";
-}
-
-}  // namespace
-
 std::string render_category_grid(const CategoryGrid& grid) {
   const std::size_t rows = grid.row_labels.size();
   if (grid.cells.size() != rows)
@@ -254,7 +257,7 @@ std::string render_category_grid(const CategoryGrid& grid) {
   const double width = left + plot_w + 20;
   const double height = top + cell_h * static_cast<double>(rows) + 30 + legend_h;
   std::ostringstream out;
-  open_grid_document(out, width, height, grid.title, " shape-rendering=\"crispEdges\"");
+  open_chart_document(out, width, height, grid.title, " shape-rendering=\"crispEdges\"");
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + cell_h * static_cast<double>(r);
     out << "<g class=\"row\" data-label=\"" << xml_escape(grid.row_labels[r]) << "\" data-cells=\"";
@@ -311,7 +314,7 @@ std::string render_heat_map(const HeatMap& map) {
       std::max(400.0, left + cell_w * static_cast<double>(columns) + labels_h * 0.75 + 20);
   const double height = top + cell_h * static_cast<double>(rows) + labels_h;
   std::ostringstream out;
-  open_grid_document(out, width, height, map.title, "");
+  open_chart_document(out, width, height, map.title, "");
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + cell_h * static_cast<double>(r);
     out << "<g class=\"row\" data-label=\"" << xml_escape(map.row_labels[r]) << "\" data-values=\""
@@ -370,13 +373,8 @@ std::string render_log_scatter(const ScatterChart& chart) {
   auto sy = [&](double y) { return top + size - portable::log(y / d0) / span * size; };
 
   std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << " " << height
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << px(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
-      << xml_escape(chart.title) << "</text>\n"
-      << "<g class=\"axes\" data-min=\"" << join({d0}) << "\" data-max=\"" << join({d1})
+  open_chart_document(out, width, height, chart.title, "");
+  out << "<g class=\"axes\" data-min=\"" << join({d0}) << "\" data-max=\"" << join({d1})
       << "\" data-scale=\"log\">\n";
   for (double t = d0; t <= d1 * (1 + 1e-9); t *= 10) {
     out << "<line x1=\"" << px(sx(t)) << "\" y1=\"" << px(top) << "\" x2=\"" << px(sx(t))
@@ -388,13 +386,8 @@ std::string render_log_scatter(const ScatterChart& chart) {
         << "<text x=\"" << px(left - 6) << "\" y=\"" << px(sy(t) + 4) << "\" text-anchor=\"end\">"
         << num(t) << "</text>\n";
   }
-  out << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(size)
-      << "\" height=\"" << px(size) << "\" fill=\"none\" stroke=\"#333333\"/>\n"
-      << "<text x=\"" << px(left + size / 2) << "\" y=\"" << px(height - 12)
-      << "\" text-anchor=\"middle\">" << xml_escape(chart.x_label) << "</text>\n"
-      << "<text transform=\"translate(16 " << px(top + size / 2)
-      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escape(chart.y_label) << "</text>\n"
-      << "</g>\n";
+  frame_and_axis_labels(out, left, top, size, size, height, chart.x_label, chart.y_label);
+  out << "</g>\n";
   if (chart.diagonal)
     out << "<line class=\"diagonal\" x1=\"" << px(left) << "\" y1=\"" << px(top + size)
         << "\" x2=\"" << px(left + size) << "\" y2=\"" << px(top)

@@ -61,6 +61,11 @@ TEST_CASE("calibration: a bad set file names the field") {
       doctest::Contains("'vgg16' twice"), InputError);
   CHECK_THROWS_WITH_AS(parse_calibration_set(head + "points: []\nextra: 1\n", "set.yaml"),
                        doctest::Contains("extra"), InputError);
+  const CalibrationSet unknown = parse_calibration_set(
+      head + "points:\n  - {workload: no-such-net, published: V, published_ms: 1, model: m}\n",
+      "set.yaml");
+  CHECK_THROWS_WITH_AS(calibration_rows(unknown), doctest::Contains("points[0].workload"),
+                       InputError);
 }
 
 TEST_CASE("calibration: the shipped sets reproduce their golden tables") {
