@@ -74,10 +74,15 @@ void print_set(const CalibrationSet& set, const std::vector<CalibrationRow>& row
   if (s.median_column_spread)
     out << "; the two published columns differ by a median "
         << format_fixed(100 * *s.median_column_spread, 1) << " %";
-  out << "\n"
-      << summary_line("held out", held_out(rows)) << "\n"
-      << summary_line("held out, weights on chip", on_chip(held_out(rows))) << "\n";
-  out << set.not_points.size() << " rows of the source are not points:\n";
+  out << "\n";
+  if (set.fit.empty())
+    out << "no fit points named: every point is held out\n"
+        << summary_line("weights on chip", on_chip(rows)) << "\n";
+  else
+    out << summary_line("held out", held_out(rows)) << "\n"
+        << summary_line("held out, weights on chip", on_chip(held_out(rows))) << "\n";
+  if (!set.not_points.empty())
+    out << set.not_points.size() << " rows of the source are not points:\n";
   for (const NotAPoint& n : set.not_points)
     out << "  " << n.published << ": " << n.why << "\n";
   out << "\n";

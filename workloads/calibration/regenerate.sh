@@ -8,6 +8,7 @@ memplace=${1:-build/default/apps/memplace}
 out=workloads/calibration/workloads
 mkdir -p "$out"
 for workload in googlenet densenet121 squeezenet1-1 vgg16 vgg19 resnet50-299 mobilenet-v1 \
-    resnet50-v2 resnet152-v2 inception-resnet-v2 inception-v4; do
+    resnet50-v2 resnet152-v2 inception-resnet-v2 inception-v4 efficientnet-edgetpu-s \
+    efficientnet-edgetpu-m; do
   "$memplace" import "workloads/onnx/$workload.onnx" --dim batch=1 -o "$out/$workload.yaml"
 done

@@ -248,7 +248,7 @@ def export_shaped(name):
         torch.manual_seed(SEED)
         model = f.build()
         count = sum(p.numel() for p in model.parameters())
-        if f.whole and count != expected:
+        if f.whole and 2 * abs(count - expected) >= shaped.published_unit(name):
             raise SystemExit(f"{f.name}: {count} parameters, published {expected}")
         path = os.path.join(OUT_DIR, f"{f.name}.onnx")
         shapes = {n: p.shape for n, p in model.named_parameters()}

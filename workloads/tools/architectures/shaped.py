@@ -98,6 +98,12 @@ def published_parameters(name):
     return vision.VISION[name][2]
 
 
+def published_unit(name):
+    """The unit the published count is rounded to (1: exact)."""
+    entry = vision.VISION.get(name, ())
+    return entry[3] if len(entry) > 3 else 1
+
+
 def fixtures(name):
     if name in ENCODERS:
         return encoder(name)

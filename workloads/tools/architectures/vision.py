@@ -8,9 +8,10 @@ import functools
 import torch
 import torchvision
 
-from . import keras_cnns
+from . import efficientnet_edgetpu, keras_cnns
 
-# name: (constructor, input size, published parameter count)
+# name: (constructor, input size, published parameter count[, the unit the count is published
+# to: timm's table gives millions to two decimals, so a count within half of it matches])
 VISION = {
     "resnet18": (torchvision.models.resnet18, 224, 11_689_512),
     "mobilenet-v3-large": (torchvision.models.mobilenet_v3_large, 224, 5_483_032),
@@ -34,6 +35,10 @@ VISION = {
     # TF-slim's definition; the count of Keras-Hub's inception_v4_imagenet preset and of
     # imgclsmob's (osmr) PyTorch port.
     "inception-v4": (keras_cnns.inception_v4, 299, 42_679_816),
+    # TensorFlow's reference (efficientnet_edgetpu.py); the counts of timm's ports of Google's
+    # checkpoints (tf_efficientnet_es, tf_efficientnet_em: 5.44 M and 6.90 M parameters).
+    "efficientnet-edgetpu-s": (efficientnet_edgetpu.efficientnet_edgetpu_s, 224, 5_440_000, 10_000),
+    "efficientnet-edgetpu-m": (efficientnet_edgetpu.efficientnet_edgetpu_m, 240, 6_900_000, 10_000),
 }
 
 
