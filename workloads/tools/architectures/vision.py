@@ -28,6 +28,9 @@ VISION = {
     "vgg16": (torchvision.models.vgg16, 224, 138_357_544),
     "vgg19": (torchvision.models.vgg19, 224, 143_667_240),
     "resnet50-299": (torchvision.models.resnet50, 299, 25_557_032),
+    # ResNet-50 at 224x224 with a symbolic batch (the shipped resnet50 fixture fixes batch 1), for
+    # the IPU's batch sweep (workloads/calibration/ipu-gc200.yaml).
+    "resnet50-224": (torchvision.models.resnet50, 224, 25_557_032),
     "mobilenet-v1": (keras_cnns.mobilenet_v1, 224, 4_231_976),
     "resnet50-v2": (keras_cnns.resnet50_v2, 299, 25_568_360),
     "resnet152-v2": (keras_cnns.resnet152_v2, 299, 60_236_904),
