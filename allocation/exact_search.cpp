@@ -25,8 +25,12 @@ class Search {
         meter_(limits, progress, n_) {
     sections_ = time_sections(buffers_);
     neighbours_ = live_neighbours(buffers_);
-    rank_ = detail::tie_break_ranks(buffers_, rank_order);
-    twin_before_ = detail::twins_before(buffers_, rank_);
+    const std::vector<int> ranks = detail::tie_break_ranks(buffers_, rank_order);
+    twin_before_ = detail::twins_before(buffers_, ranks);
+    rank_.assign(ranks.begin(), ranks.end());
+    rerank_ = rank_order == RankOrder::busiest_section;
+    before_step_ = rerank_ ? 0 : alignment_;
+    next_rank_ = n_;
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<int>> lifetimes;
     for (int i = 0; i < n_; ++i)
       lifetimes[{buffers_[i].lower, buffers_[i].upper}].push_back(i);
@@ -87,9 +91,12 @@ class Search {
         return true;
     return false;
   }
-  // A buffer's place in the order of placement: offset, then lower end, then rank.
-  using Key = std::tuple<std::int64_t, int, int>;
-  Key key(int i) const { return {min_offset_[i], sections_.first[i], rank_[i]}; }
+  // A buffer's place in the order of placement: offset, then lower end, then rank; under the
+  // busiest-section order (which ranks again in every run) offset, then rank, as MiniMalloc's
+  // canonical order: with the lower end between them it packs none of E, I and K of the
+  // published problems within 20 s (docs/allocation.md).
+  using Key = std::tuple<std::int64_t, int, std::int64_t>;
+  Key key(int i) const { return {min_offset_[i], rerank_ ? 0 : sections_.first[i], rank_[i]}; }
 
   // Places buffer i at its lowest offset and updates the sections' bytes to place and the
   // neighbours' lowest offsets; false when a bound shows the result cannot be completed (the
@@ -149,7 +156,7 @@ class Search {
     prefix_room_[scope.first] = kNone;
     for (int s = scope.first; s < scope.last; ++s)
       prefix_room_[s + 1] = std::min(
-          prefix_room_[s], remaining_[s] > 0 ? capacity_ - remaining_[s] - alignment_ : kNone);
+          prefix_room_[s], remaining_[s] > 0 ? capacity_ - remaining_[s] - before_step_ : kNone);
     suffix_room_[scope.last] = kNone;
     for (int s = scope.last - 1; s >= scope.first; --s)
       suffix_room_[s] =
@@ -199,6 +206,27 @@ class Search {
     }
   }
 
+  // A fresh run ranks its buffers again by the bytes still to place in their busiest section
+  // (then lifetime, then area), as MiniMalloc's subproblems do; the new ranks lie above every
+  // earlier one, so no symmetry rule compares them with a placed buffer's.
+  void rerank(const Scope& scope) {
+    order_.clear();
+    for (int i = 0; i < n_; ++i)
+      if (unplaced_in(i, scope)) order_.push_back(i);
+    busiest_.assign(n_, 0);
+    for (const int i : order_)
+      for (int s = sections_.first[i]; s < sections_.last[i]; ++s)
+        busiest_[i] = std::max(busiest_[i], remaining_[s]);
+    std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+      const auto life = [&](int i) { return buffers_[i].upper - buffers_[i].lower; };
+      return std::make_tuple(-busiest_[a], -life(a), -life(a) * buffers_[a].size, a) <
+             std::make_tuple(-busiest_[b], -life(b), -life(b) * buffers_[b].size, b);
+    });
+    for (std::size_t r = 0; r < order_.size(); ++r)
+      trail_.set(rank_[order_[r]], next_rank_ + static_cast<std::int64_t>(r));
+    trail_.set(next_rank_, next_rank_ + n_);
+  }
+
   // Sets up the frame at `depth` after the placement from the frame below it (or the root, with
   // `parent` null): the scope it searches, the runs left for later, its candidates. At the root,
   // depth - 1 is -1: a failure there, or in a run split off there, ends the search.
@@ -224,6 +252,7 @@ class Search {
         frame.pending.push_back({runs_[r].first, runs_[r].last, depth - 1});
       if (runs_.size() > 1) level = {-1, -1, -1};
     }
+    if (rerank_ && std::get<0>(level) < 0) rerank(frame.scope);
     candidates(frame.candidates, level, frame.scope);
   }
 
@@ -278,7 +307,14 @@ class Search {
   detail::SearchMeter meter_;
   Sections sections_;
   std::vector<std::vector<int>> neighbours_;
-  std::vector<int> rank_;
+  std::vector<std::int64_t> rank_;
+  bool rerank_ = false;  // rank again in every run, and leave the lower end out of the key
+  // How far above a candidate's offset the bytes of the sections before its start must go: one
+  // alignment step when the key orders by lower end (a buffer covering them starts earlier, so it
+  // cannot take the candidate's offset), none otherwise.
+  std::int64_t before_step_ = 0;
+  std::int64_t next_rank_ = 0;  // above every rank given so far
+  std::vector<std::int64_t> busiest_;
   std::vector<int> twin_before_;
   std::vector<std::vector<int>> same_lifetime_;  // the other buffers with the same lifetime
   // The search state: the trail restores the lowest offsets and the bytes to place on

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <span>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/greedy_packing.hpp"
@@ -33,16 +34,22 @@ Problem time_reversed(const Problem& problem) {
 // reversed too), in turn, each run stopped at a placement budget that doubles every round: their
 // running times are heavy-tailed, and a search and order that make one problem hard often make
 // another easy; a run that ends within its budget decides the problem, as every run is complete.
-// The offset-ordered search goes first in each round (under the addressed dynamics' budget of
-// 20,000 placements, round 1 is all there is, so cost model v2 allocates as it always has); the
-// skyline search then solves most of what it cannot, many times faster on full memories. At most
+// The offset-ordered search goes first in each round, under the busiest-section order first
+// (MiniMalloc's: it packs the published problems the other orders leave open); the skyline search
+// then solves most of what it cannot, many times faster on full memories. Cost model v2's
+// portfolio has the six orders it was measured with (under its budget of 20,000 placements,
+// round 1's offset-ordered runs are all there is, so it allocates as it always has). At most
 // twice the placements of the run that decides, times the number of runs per round. From round 2
 // on, the skyline runs shuffle their rank orders a little (seeded by the round): a rerun of the
 // same search with a bigger budget would only walk the same first branches again, while a
 // shuffled one tries other first choices, which is what a heavy-tailed search needs. `method`
 // names the run.
 ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& limits,
-                                   const SearchProgressCallback& progress, std::string& method) {
+                                   const SearchProgressCallback& progress, Portfolio portfolio,
+                                   std::string& method) {
+  const std::span<const RankOrder> orders = portfolio == Portfolio::cost_model_v2
+                                                ? std::span<const RankOrder>(kCostModelV2RankOrders)
+                                                : std::span<const RankOrder>(kRankOrders);
   const auto start = std::chrono::steady_clock::now();
   // Made when first needed: the offset-ordered runs of round 1 often decide (and are all cost
   // model v2's allocator runs), so most calls never reverse.
@@ -57,7 +64,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   std::uint64_t spent = 0;
   for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round)
     for (const Run run : {Run::offset_order, Run::skyline, Run::skyline_reversed})
-      for (const RankOrder order : kRankOrders) {
+      for (const RankOrder order : orders) {
         const double seconds_left =
             limits.seconds -
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -93,7 +100,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
 }  // namespace
 
 PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_only,
-                const SearchProgressCallback& progress) {
+                const SearchProgressCallback& progress, Portfolio portfolio) {
   check_problem(problem);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -114,8 +121,9 @@ PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_
     result.offsets = std::move(greedy->offsets);
     result.method = greedy->method;
   } else if (!greedy_only && elapsed() < limits.seconds) {
-    ExactSearchResult exact = portfolio_search(
-        problem, {limits.seconds - elapsed(), limits.placements}, progress, result.method);
+    ExactSearchResult exact =
+        portfolio_search(problem, {limits.seconds - elapsed(), limits.placements}, progress,
+                         portfolio, result.method);
     result.outcome = exact.outcome;
     result.offsets = std::move(exact.offsets);
     result.nodes = exact.nodes;

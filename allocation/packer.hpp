@@ -22,11 +22,17 @@ struct PackResult {
   double seconds = 0;                         // wall time of the whole
 };
 
+// Which rank orders the exact searches' portfolio runs. Cost model v2 keeps the portfolio its
+// verdicts were measured with, so that a better `memplace pack` changes none of its tables
+// (docs/allocation.md); `memplace pack` and `evaluate --allocation` take the latest.
+enum class Portfolio { latest, cost_model_v2 };
+
 // Packs `problem` (check_problem first) within `limits` (the time limit counts the greedy packings
 // too); with `greedy_only`, never runs the exact search (then a problem the greedy packings do not
 // fit ends at `limit`).
 // `progress` is the exact search's.
 PackResult pack(const Problem& problem, const SearchLimits& limits, bool greedy_only = false,
-                const SearchProgressCallback& progress = {});
+                const SearchProgressCallback& progress = {},
+                Portfolio portfolio = Portfolio::latest);
 
 }  // namespace memplace::allocation

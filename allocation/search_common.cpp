@@ -1,6 +1,7 @@
 #include "allocation/search_common.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -23,26 +24,66 @@ std::vector<std::int64_t> SearchBuffers::problem_offsets(
   return out;
 }
 
+namespace {
+
+// For each buffer, the most bytes live at one step of its life (every buffer counted): a sparse
+// table of the sections' totals answers each buffer's range in O(1).
+std::vector<std::int64_t> busiest_section_bytes(const std::vector<Buffer>& buffers) {
+  const Sections sections = time_sections(buffers);
+  const int count = sections.count();
+  std::vector<std::int64_t> total(count + 1, 0);
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    total[sections.first[i]] += buffers[i].size;
+    total[sections.last[i]] -= buffers[i].size;
+  }
+  for (int s = 1; s <= count; ++s)
+    total[s] += total[s - 1];
+  std::vector<std::vector<std::int64_t>> table{
+      std::vector<std::int64_t>(total.begin(), total.end() - 1)};
+  for (int width = 2; width <= count; width *= 2) {
+    const std::vector<std::int64_t>& half = table.back();
+    std::vector<std::int64_t> next(count - width + 1);
+    for (int s = 0; s + width <= count; ++s)
+      next[s] = std::max(half[s], half[s + width / 2]);
+    table.push_back(std::move(next));
+  }
+  std::vector<std::int64_t> busiest(buffers.size(), 0);
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const int first = sections.first[i];
+    const int length = sections.last[i] - first;
+    const int level = std::bit_width(static_cast<unsigned>(length)) - 1;
+    busiest[i] = std::max(table[level][first], table[level][sections.last[i] - (1 << level)]);
+  }
+  return busiest;
+}
+
+}  // namespace
+
 std::vector<int> tie_break_ranks(const std::vector<Buffer>& buffers, RankOrder order) {
+  const std::vector<std::int64_t> busiest = order == RankOrder::busiest_section
+                                                ? busiest_section_bytes(buffers)
+                                                : std::vector<std::int64_t>(buffers.size(), 0);
   // Each order as a key, smaller first.
-  const auto key = [&](int i) -> std::tuple<std::int64_t, std::int64_t> {
+  const auto key = [&](int i) -> std::tuple<std::int64_t, std::int64_t, std::int64_t> {
     const Buffer& b = buffers[i];
     const std::int64_t life = b.upper - b.lower;
     switch (order) {
       case RankOrder::size:
-        return {-b.size, -life};
+        return {-b.size, -life, 0};
       case RankOrder::lifetime:
-        return {-life, -b.size};
+        return {-life, -b.size, 0};
       case RankOrder::area:
-        return {-b.size * life, -b.size};
+        return {-b.size * life, -b.size, 0};
       case RankOrder::short_lifetime:
-        return {life, -b.size};
+        return {life, -b.size, 0};
       case RankOrder::early_end:
-        return {b.upper, -b.size};
+        return {b.upper, -b.size, 0};
       case RankOrder::late_end:
-        return {-b.upper, -b.size};
+        return {-b.upper, -b.size, 0};
+      case RankOrder::busiest_section:
+        return {-busiest[i], -life, -b.size * life};
     }
-    return {0, 0};
+    return {0, 0, 0};
   };
   const int n = static_cast<int>(buffers.size());
   std::vector<int> by_key(n);

@@ -16,6 +16,8 @@ std::string name_of(RankOrder order) {
       return "early end";
     case RankOrder::late_end:
       return "late end";
+    case RankOrder::busiest_section:
+      return "busiest section";
   }
   return "?";
 }

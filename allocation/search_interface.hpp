@@ -42,11 +42,18 @@ struct SearchLimits {
 
 // Which of the buffers that could take the same offset at the same step goes first (their rank):
 // the search's one heuristic choice. Every order gives a complete search; which is fast differs
-// from problem to problem (docs/allocation.md).
-enum class RankOrder { size, lifetime, area, short_lifetime, early_end, late_end };
-inline constexpr RankOrder kRankOrders[] = {RankOrder::size,      RankOrder::lifetime,
-                                            RankOrder::area,      RankOrder::short_lifetime,
-                                            RankOrder::early_end, RankOrder::late_end};
+// from problem to problem (docs/allocation.md). `busiest_section` ranks by the bytes live in the
+// buffer's busiest step, then lifetime, then area (MiniMalloc's "TWA"); the offset-ordered search
+// ranks again by the bytes still to place whenever it starts a run of its own (below).
+enum class RankOrder { size, lifetime, area, short_lifetime, early_end, late_end, busiest_section };
+// `memplace pack`'s orders, in the order its portfolio tries them.
+inline constexpr RankOrder kRankOrders[] = {
+    RankOrder::busiest_section, RankOrder::size,      RankOrder::lifetime, RankOrder::area,
+    RankOrder::short_lifetime,  RankOrder::early_end, RankOrder::late_end};
+// Cost model v2's allocator keeps the orders its verdicts were measured with.
+inline constexpr RankOrder kCostModelV2RankOrders[] = {
+    RankOrder::size,           RankOrder::lifetime,  RankOrder::area,
+    RankOrder::short_lifetime, RankOrder::early_end, RankOrder::late_end};
 std::string name_of(RankOrder order);
 
 }  // namespace memplace::allocation

@@ -7,6 +7,8 @@
 #   scripts/install-deps.sh fuzz   the run set and clang with libFuzzer (`make fuzz`)
 #   scripts/install-deps.sh format clang-format (`make format`)
 #   scripts/install-deps.sh fresh-check  debootstrap (scripts/fresh-debian-check.sh)
+#   scripts/install-deps.sh peers  the run set, git and Abseil: MiniMalloc built as a peer of
+#                                  `memplace pack` (scripts/minimalloc-peer.sh)
 #   scripts/install-deps.sh python-agents  the run set, PyTorch and what Gymnasium, Stable-Baselines3
 #                                  and sb3-contrib import that Debian has (they themselves are not
 #                                  in Debian: docs/python.md, "The library set")
@@ -34,6 +36,7 @@ test_packages=(
 fuzz_packages=(clang libfuzzer-14-dev)
 format_packages=(clang-format)
 fresh_check_packages=(debootstrap)
+peer_packages=(git libabsl-dev)
 python_agents_packages=(
   python3-torch python3-cloudpickle python3-typing-extensions python3-pandas python3-matplotlib
   python3-tqdm python3-rich
@@ -45,13 +48,15 @@ case "${1:-test}" in
   format) packages=("${format_packages[@]}") ;;
   fresh-check) packages=("${fresh_check_packages[@]}") ;;
   python-agents) packages=("${run_packages[@]}" "${python_agents_packages[@]}") ;;
+  peers) packages=("${run_packages[@]}" "${peer_packages[@]}") ;;
   --list-run) printf '%s\n' "${run_packages[@]}"; exit 0 ;;
   --list-test) printf '%s\n' "${test_packages[@]}"; exit 0 ;;
   --list-fuzz) printf '%s\n' "${fuzz_packages[@]}"; exit 0 ;;
   --list-format) printf '%s\n' "${format_packages[@]}"; exit 0 ;;
   --list-fresh-check) printf '%s\n' "${fresh_check_packages[@]}"; exit 0 ;;
   --list-python-agents) printf '%s\n' "${python_agents_packages[@]}"; exit 0 ;;
-  *) echo "usage: $0 [run|test|fuzz|format|fresh-check|python-agents|--list-<set>]" >&2; exit 2 ;;
+  --list-peers) printf '%s\n' "${peer_packages[@]}"; exit 0 ;;
+  *) echo "usage: $0 [run|test|fuzz|format|fresh-check|python-agents|peers|--list-<set>]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do

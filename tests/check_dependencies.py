@@ -37,6 +37,7 @@ FILE_SETS = [
     ("scripts/generated-tables.sh", "test"),  # tests/cli/generated_tables.sh
     ("scripts/slurm-table.sbatch", "test"),  # tests/cli/slurm_script.sh runs it outside Slurm
     ("scripts/pack-figures.sh", "run"),
+    ("scripts/minimalloc-peer.sh", "peers"),
     ("scripts/python-baselines.sh", "python-agents"),
     ("scripts/table-estimate-check.py", "run"),
     ("scripts/calibration-survival.py", "run"),  # the Python module and numpy of the run set
@@ -147,7 +148,8 @@ def set_packages(depends, provides):
     bare = bare_packages()
     run = install_set("run")
     extra = {"run": run, "test": run | install_set("test"), "fuzz": run | install_set("fuzz"),
-             "format": install_set("format"), "fresh-check": install_set("fresh-check")}
+             "format": install_set("format"), "fresh-check": install_set("fresh-check"),
+             "peers": run | install_set("peers")}
     sets = {"bare": closure(bare, depends, provides)}
     for name, roots in extra.items():
         if all(package in depends for package in roots):

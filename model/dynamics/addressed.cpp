@@ -149,7 +149,8 @@ allocation::PackResult pack_memory(const Simulator& sim, std::span<const MemoryI
     return empty;
   }
   const std::uint64_t budget = sim.allocation_placements();
-  return allocation::pack(problem, {kAllocationSeconds, budget}, /*greedy_only=*/budget == 0);
+  return allocation::pack(problem, {kAllocationSeconds, budget}, /*greedy_only=*/budget == 0, {},
+                          allocation::Portfolio::cost_model_v2);
 }
 
 void evaluate_addressed(const Simulator& sim, const StreamingPlan& plan,
