@@ -31,23 +31,28 @@ std::vector<SubsetSum> subset_sums(const std::vector<Buffer>& buffers, const std
 }
 
 // The offsets of `within` that a buffer (bit `self` of the section) can take given the section's
-// subset sums: those within `spare` bytes above the sum of a subset without it.
+// subset sums: those within `spare` bytes above the sum of a subset without it. The union of those
+// ranges is made in one pass over the sorted sums, then intersected with `within`: linear, where
+// scanning each interval of `within` for its sums took |within| x the sums in `spare` bytes, which
+// on memories with spare bytes ran for minutes.
 Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, std::uint32_t self,
                   std::int64_t spare) {
+  const auto append = [](Intervals& list, std::int64_t from, std::int64_t to) {
+    if (!list.empty() && from <= list.back().second + 1)
+      list.back().second = std::max(list.back().second, to);
+    else
+      list.emplace_back(from, to);
+  };
+  Intervals reach;
+  for (const SubsetSum& s : sums)
+    if (!(s.members & self)) append(reach, s.sum, s.sum + spare);
   Intervals out;
-  auto start = sums.begin();  // moves forward only: both lists are sorted
+  auto r = reach.begin();
   for (const auto& [lo, hi] : within) {
-    while (start != sums.end() && start->sum < lo - spare)
-      ++start;
-    for (auto it = start; it != sums.end() && it->sum <= hi; ++it) {
-      if (it->members & self) continue;
-      const std::int64_t from = std::max(lo, it->sum);
-      const std::int64_t to = std::min(hi, it->sum + spare);
-      if (!out.empty() && from <= out.back().second + 1)
-        out.back().second = std::max(out.back().second, to);
-      else
-        out.emplace_back(from, to);
-    }
+    while (r != reach.end() && r->second < lo)
+      ++r;
+    for (auto it = r; it != reach.end() && it->first <= hi; ++it)
+      append(out, std::max(lo, it->first), std::min(hi, it->second));
   }
   return out;
 }

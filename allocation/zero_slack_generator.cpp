@@ -80,4 +80,31 @@ ZeroSlackProblem generate_zero_slack(int buffers, std::int64_t capacity, std::ui
   return out;
 }
 
+ZeroSlackProblem generate_with_spare_bytes(int buffers, std::int64_t capacity, std::uint64_t seed,
+                                           int spare_percent) {
+  if (spare_percent < 0 || spare_percent > 100)
+    throw std::invalid_argument("generate_with_spare_bytes: spare_percent must be in [0, 100]");
+  if (buffers < 1) throw std::invalid_argument("generate_with_spare_bytes: buffers must be >= 1");
+  const int removed =
+      static_cast<int>((static_cast<std::int64_t>(buffers) * spare_percent + 99) / 100);
+  ZeroSlackProblem cut = generate_zero_slack(buffers + removed, capacity, seed);
+  if (removed == 0) return cut;
+  // The ids are a random order already: which buffers go is a second seeded draw.
+  Rng rng(derive_seed(seed, {0x5370617265ULL}));  // "Spare"
+  std::vector<std::size_t> order(cut.problem.buffers.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  for (std::size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.uniform(i)]);
+  std::vector<std::size_t> kept(order.begin() + removed, order.end());
+  std::sort(kept.begin(), kept.end());
+  ZeroSlackProblem out;
+  out.problem.capacity = capacity;
+  for (const std::size_t k : kept) {
+    out.problem.buffers.push_back(cut.problem.buffers[k]);
+    out.problem.buffers.back().id = std::to_string(out.offsets.size());
+    out.offsets.push_back(cut.offsets[k]);
+  }
+  return out;
+}
+
 }  // namespace memplace::allocation

@@ -23,4 +23,13 @@ struct ZeroSlackProblem {
 // any machine.
 ZeroSlackProblem generate_zero_slack(int buffers, std::int64_t capacity, std::uint64_t seed);
 
+// A problem with spare bytes: a zero-slack cut of `buffers` + ceil(`buffers` x `spare_percent` /
+// 100) buffers, of which that many more than `buffers` are removed at random, so that the memory
+// has spare bytes where they were — the class of MiniMalloc's published problems E, I and K,
+// whose busiest steps are full and most others 94-99 % (docs/allocation.md). `buffers` remain
+// (ids "0", "1", ...), in a memory of `capacity`, and the packing they were cut from still holds
+// (`offsets`). `spare_percent` in [0, 100]; 0 gives generate_zero_slack's problem.
+ZeroSlackProblem generate_with_spare_bytes(int buffers, std::int64_t capacity, std::uint64_t seed,
+                                           int spare_percent);
+
 }  // namespace memplace::allocation

@@ -1,6 +1,7 @@
 // memplace pack: the allocation solver (docs/allocation.md) — offsets for buffers with fixed
 // lifetimes and sizes in a memory of a given capacity, or a proof that none exist; --check
 // re-checks a packing, --generate makes zero-slack problems to try it on.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -31,6 +32,7 @@ struct PackCommandOptions {
   bool check = false;
   int generate = 0;
   std::uint64_t seed = 1;
+  int spare = 0;
   bool with_offsets = false;
 };
 
@@ -43,17 +45,32 @@ std::string percent_over(std::int64_t height, std::int64_t capacity) {
 void run_generate(const PackCommandOptions& o, Streams io) {
   if (o.out.empty()) throw InputError("--generate: needs -o FILE.csv");
   const std::int64_t capacity = o.capacity.value_or(std::int64_t{1} << 20);
-  if (capacity < o.generate)
-    throw InputError("--capacity: must be at least the number of buffers (" +
-                     std::to_string(o.generate) + ") for --generate");
+  const std::int64_t cut = o.generate + (std::int64_t{o.generate} * o.spare + 99) / 100;
+  if (capacity < cut)
+    throw InputError("--capacity: must be at least the number of buffers cut (" +
+                     std::to_string(cut) + ") for --generate");
   check_writable(o.out);
-  const ZeroSlackProblem made = generate_zero_slack(o.generate, capacity, o.seed);
+  const ZeroSlackProblem made = generate_with_spare_bytes(o.generate, capacity, o.seed, o.spare);
   write_file_atomically(
       o.out, allocation_csv(made.problem.buffers, o.with_offsets
                                                       ? std::span<const std::int64_t>(made.offsets)
                                                       : std::span<const std::int64_t>()));
-  io.out << "wrote " << o.out << ": " << o.generate << " buffers, zero slack at capacity "
-         << capacity << " (pack it with --capacity " << capacity << ")\n";
+  io.out << "wrote " << o.out << ": " << o.generate << " buffers, ";
+  if (o.spare == 0) {
+    io.out << "zero slack at capacity " << capacity;
+  } else {
+    // The spare share of the rectangle the buffers were cut from (capacity x steps).
+    std::int64_t steps = 0;
+    double area = 0;
+    for (const Buffer& b : made.problem.buffers) {
+      steps = std::max(steps, b.upper);
+      area += static_cast<double>(b.size) * static_cast<double>(b.upper - b.lower);
+    }
+    io.out << format_fixed(100 * (1 - area / (static_cast<double>(capacity) * steps)), 1)
+           << " % of bytes x steps spare at capacity " << capacity << ", peak "
+           << peak_live_bytes(made.problem.buffers);
+  }
+  io.out << " (pack it with --capacity " << capacity << ")\n";
 }
 
 // Returns true when the packing is valid.
@@ -177,6 +194,10 @@ void add_pack_command(CLI::App& app, Streams io) {
       ->transform(whole_number(1, 40'000));
   cmd->add_option("--seed", o->seed, "The generator's seed (default 1)")
       ->transform(whole_number(0));
+  cmd->add_option("--spare", o->spare,
+                  "With --generate: cut this many percent more buffers and remove that many at "
+                  "random, leaving spare bytes where they were (default 0: zero slack)")
+      ->transform(whole_number(0, 100));
   cmd->add_flag("--with-offsets", o->with_offsets,
                 "With --generate: also write the packing the problem was cut from");
   cmd->callback([o, io] {
@@ -184,6 +205,7 @@ void add_pack_command(CLI::App& app, Streams io) {
       if (!o->input.empty()) throw InputError("--generate writes a problem: give no INPUT");
       return run_generate(*o, io);
     }
+    if (o->spare > 0) throw InputError("--spare: only with --generate");
     if (o->input.empty()) throw InputError("pack: give INPUT.csv (or --generate N)");
     const bool ok = o->check ? run_check(*o, io) : run_pack(*o, io);
     if (!ok) throw std::runtime_error(o->check ? "the packing is not valid" : "not packed");

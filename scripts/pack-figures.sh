@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The figures of docs/allocation.md: `memplace pack` on generated zero-slack problems (and on any
-# other CSV files given), greedy against the exact searches' portfolio, as a markdown table.
+# The figures of docs/allocation.md, as markdown: `memplace pack` on generated zero-slack problems,
+# on problems with spare bytes (`--spare 5`) and on any other CSV files given, greedy against the
+# exact searches' portfolio; then the regression corpus, `memplace evaluate --allocation` on every
+# shipped best-known mapping (each on-chip memory's verdict and what decided it).
 #
 # Usage: scripts/pack-figures.sh MEMPLACE TIME_LIMIT_SECONDS [FILE.csv:CAPACITY ...]
 # Run it alone on a quiet machine, one core: taskset -c 1 scripts/pack-figures.sh ...
+# (MiniMalloc beside it, on the same problems: scripts/minimalloc-peer.sh.)
 set -eu
 memplace=$1
 limit=$2
@@ -42,6 +45,32 @@ for buffers in 60 100 150 300 450; do
     row "zero-slack $buffers, seed $seed" "$work/z.csv" 1048576
   done
 done
+for buffers in 150 300 450; do
+  for seed in 1 2 3; do
+    "$memplace" pack --generate "$buffers" --seed "$seed" --spare 5 -o "$work/s.csv" > /dev/null
+    row "spare bytes (5 %) $buffers, seed $seed" "$work/s.csv" 1048576
+  done
+done
 for spec in "$@"; do
   row "$(basename "${spec%:*}")" "${spec%:*}" "${spec##*:}"
+done
+
+# The regression corpus: the allocation problem of every on-chip memory of every shipped
+# best-known mapping, solved as `memplace evaluate --allocation` does (its placement budget, so the
+# verdicts are the same on any machine).
+echo
+echo "| best-known mapping | memory | tensors | peak, % of the capacity | verdict | decided by |"
+echo "|---|---|---:|---:|---|---|"
+root=$(cd "$(dirname "$0")/.." && pwd)
+for mapping in "$root"/workloads/best-known/*.yaml; do
+  workload=$(sed -n 's/^workload: *//p' "$mapping" | head -1)
+  "$memplace" evaluate "$workload" "$mapping" --allocation --json > "$work/e.json"
+  /usr/bin/python3 - "$work/e.json" "$(basename "$mapping" .yaml)" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for m in doc.get("allocation", []):
+    share = 100 * m["peak_bytes"] / m["capacity_bytes"] if m["capacity_bytes"] else 0
+    print(f"| {sys.argv[2]} | {m['memory']} | {m['tensors']} | {share:.1f} % | {m['verdict']} | "
+          f"{m['decided_by']} |")
+PY
 done

@@ -86,4 +86,15 @@ expect 2 "must be a positive number of seconds, got 'nan'" "$memplace" pack "$wo
 expect 2 "--alignment" "$memplace" pack "$work/z.csv" --alignment 0
 expect 2 "cannot write" "$memplace" pack "$work/z.csv" -o "$work/no/such/folder/out.csv"
 expect 2 "--generate: needs -o FILE.csv" "$memplace" pack --generate 10
+# Spare bytes: 60 buffers remain of 63 cut, their hidden packing holds, the memory has room.
+expect 0 "wrote $work/s.csv: 60 buffers, " "$memplace" pack --generate 60 --seed 3 --spare 5 \
+  --capacity 4096 --with-offsets -o "$work/s.csv"
+grep -q "% of bytes x steps spare at capacity 4096" "$work/out.log" || fail "--spare: no spare share"
+[ "$(wc -l < "$work/s.csv")" -eq 61 ] || fail "--spare: 60 buffers and a header expected"
+expect 0 "valid" "$memplace" pack --check "$work/s.csv" --capacity 4096
+expect 2 "--spare: only with --generate" "$memplace" pack "$work/z.csv" --spare 5
+expect 2 "--spare: '101' is not a whole number from 0 to 100" "$memplace" pack --generate 10 \
+  --spare 101 -o "$work/x.csv"
+expect 2 "--capacity: must be at least the number of buffers cut (63)" "$memplace" pack \
+  --generate 60 --spare 5 --capacity 62 -o "$work/x.csv"
 echo "pack: ok"
