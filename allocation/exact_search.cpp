@@ -252,7 +252,8 @@ class Search {
         frame.pending.push_back({runs_[r].first, runs_[r].last, depth - 1});
       if (runs_.size() > 1) level = {-1, -1, -1};
     }
-    if (rerank_ && std::get<0>(level) < 0) rerank(frame.scope);
+    // (At the root the static ranks are this ranking already.)
+    if (rerank_ && parent != nullptr && std::get<0>(level) < 0) rerank(frame.scope);
     candidates(frame.candidates, level, frame.scope);
   }
 

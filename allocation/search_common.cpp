@@ -1,7 +1,6 @@
 #include "allocation/search_common.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -26,34 +25,17 @@ std::vector<std::int64_t> SearchBuffers::problem_offsets(
 
 namespace {
 
-// For each buffer, the most bytes live at one step of its life (every buffer counted): a sparse
-// table of the sections' totals answers each buffer's range in O(1).
+// For each buffer, the most bytes live at one step of its life (every buffer counted).
 std::vector<std::int64_t> busiest_section_bytes(const std::vector<Buffer>& buffers) {
   const Sections sections = time_sections(buffers);
-  const int count = sections.count();
-  std::vector<std::int64_t> total(count + 1, 0);
-  for (std::size_t i = 0; i < buffers.size(); ++i) {
-    total[sections.first[i]] += buffers[i].size;
-    total[sections.last[i]] -= buffers[i].size;
-  }
-  for (int s = 1; s <= count; ++s)
-    total[s] += total[s - 1];
-  std::vector<std::vector<std::int64_t>> table{
-      std::vector<std::int64_t>(total.begin(), total.end() - 1)};
-  for (int width = 2; width <= count; width *= 2) {
-    const std::vector<std::int64_t>& half = table.back();
-    std::vector<std::int64_t> next(count - width + 1);
-    for (int s = 0; s + width <= count; ++s)
-      next[s] = std::max(half[s], half[s + width / 2]);
-    table.push_back(std::move(next));
-  }
+  std::vector<std::int64_t> total(sections.count(), 0);
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    for (int s = sections.first[i]; s < sections.last[i]; ++s)
+      total[s] += buffers[i].size;
   std::vector<std::int64_t> busiest(buffers.size(), 0);
-  for (std::size_t i = 0; i < buffers.size(); ++i) {
-    const int first = sections.first[i];
-    const int length = sections.last[i] - first;
-    const int level = std::bit_width(static_cast<unsigned>(length)) - 1;
-    busiest[i] = std::max(table[level][first], table[level][sections.last[i] - (1 << level)]);
-  }
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    for (int s = sections.first[i]; s < sections.last[i]; ++s)
+      busiest[i] = std::max(busiest[i], total[s]);
   return busiest;
 }
 

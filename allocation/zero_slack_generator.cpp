@@ -33,6 +33,15 @@ std::vector<Segment> cut(std::int64_t begin, std::int64_t end, int pieces, std::
   return segments;
 }
 
+// 0 .. n - 1 in a random order (Fisher-Yates).
+std::vector<std::size_t> shuffled_positions(std::size_t n, Rng& rng) {
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  for (std::size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.uniform(i)]);
+  return order;
+}
+
 }  // namespace
 
 ZeroSlackProblem generate_zero_slack(int buffers, std::int64_t capacity, std::uint64_t seed) {
@@ -66,10 +75,7 @@ ZeroSlackProblem generate_zero_slack(int buffers, std::int64_t capacity, std::ui
   for (const Segment& s : live)
     close(s, step);
   // A random order, so that the position of a buffer says nothing about where it was cut.
-  std::vector<std::size_t> order(made.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t i = order.size(); i > 1; --i)
-    std::swap(order[i - 1], order[rng.uniform(i)]);
+  const std::vector<std::size_t> order = shuffled_positions(made.size(), rng);
   ZeroSlackProblem out;
   out.problem.capacity = capacity;
   for (std::size_t k = 0; k < order.size(); ++k) {
@@ -91,10 +97,7 @@ ZeroSlackProblem generate_with_spare_bytes(int buffers, std::int64_t capacity, s
   if (removed == 0) return cut;
   // The ids are a random order already: which buffers go is a second seeded draw.
   Rng rng(derive_seed(seed, {0x5370617265ULL}));  // "Spare"
-  std::vector<std::size_t> order(cut.problem.buffers.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t i = order.size(); i > 1; --i)
-    std::swap(order[i - 1], order[rng.uniform(i)]);
+  const std::vector<std::size_t> order = shuffled_positions(cut.problem.buffers.size(), rng);
   std::vector<std::size_t> kept(order.begin() + removed, order.end());
   std::sort(kept.begin(), kept.end());
   ZeroSlackProblem out;
