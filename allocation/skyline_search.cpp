@@ -200,6 +200,17 @@ class Skyline {
       why.add_word(w, static_cast<std::uint64_t>(
                           touches_[static_cast<std::size_t>(w) * sections_.count() + s]));
   }
+  // Adds the decisions that touched any of the sections [first, last).
+  void blame_sections(DepthSet& why, int first, int last) const {
+    const int words = std::min(words_, depth_ / 64 + 1);
+    for (int w = 0; w < words; ++w) {
+      const std::int64_t* row = &touches_[static_cast<std::size_t>(w) * sections_.count()];
+      std::int64_t bits = 0;
+      for (int s = first; s < last; ++s)
+        bits |= row[s];
+      why.add_word(w, static_cast<std::uint64_t>(bits));
+    }
+  }
   // An unplaced buffer's lowest offset is its highest section's floor, raised to a feasible offset.
   void blame_lowest(DepthSet& why, int i) const {
     int highest = sections_.first[i];
@@ -343,23 +354,57 @@ class Skyline {
            valley_fillable(sections_.first[i]);
   }
 
+  // The sections [first, last) spanned by the unplaced buffers of section s: a buffer the lowest
+  // of them could rest on lives within it, and so does the reason of a rise.
+  std::pair<int, int> unplaced_span(int s) const {
+    int first = s, last = s + 1;
+    for (const int i : crossing_[s])
+      if (!placed_[i]) {
+        first = std::min(first, sections_.first[i]);
+        last = std::max(last, sections_.last[i]);
+      }
+    return {first, last};
+  }
+
   // Where the floor of `frame.section` rises to when no buffer sits at it: the lowest offset a
-  // buffer of the section can take, or the top of the smallest unplaced buffer elsewhere stacked
-  // on the floor (the lowest buffer of the section rests on a placed buffer or on an unplaced one
-  // outside it, which sits at the floor or above); kNone when neither exists.
-  std::int64_t rise(const Frame& frame) const {
+  // buffer of the section can take, or the lowest top of an unplaced buffer elsewhere it could
+  // rest on (the lowest buffer of the section rests on a placed buffer, which its lowest offset
+  // accounts for, or on an unplaced one outside the section that lives in its span and sits at or
+  // above the highest floor it shares with that span); kNone when neither exists. It reads only
+  // the sections of the span, so the decisions that touched them are its reason.
+  std::int64_t rise(const Frame& frame, std::pair<int, int> span) const {
     std::int64_t to = kNone;
     for (const int i : crossing_[frame.section])
       if (!placed_[i]) {
         const std::int64_t lowest = lowest_offset(i);
         if (lowest > frame.floor) to = std::min(to, lowest);
       }
-    std::int64_t smallest = kNone;
-    for (int i = 0; i < n_; ++i)
-      if (!placed_[i] && (sections_.first[i] > frame.section || sections_.last[i] <= frame.section))
-        smallest = std::min(smallest, buffers_[i].size);
-    if (smallest != kNone) to = std::min(to, align_up(frame.floor + smallest, alignment_));
+    // The buffers outside the section that live in its span: those that start in the span before
+    // the section or reach into it from before, and those that start after the section.
+    const auto [first, last] = span;
+    const auto consider = [&](int j) {
+      if (!placed_[j]) to = std::min(to, resting_top(j, span, to));
+    };
+    for (int t = first; t < frame.section; ++t)
+      for (const int j : starting_[t])
+        if (sections_.last[j] <= frame.section) consider(j);
+    for (const int j : crossing_[first])
+      if (sections_.first[j] < first && sections_.last[j] <= frame.section) consider(j);
+    for (int t = frame.section + 1; t < last; ++t)
+      for (const int j : starting_[t])
+        consider(j);
     return to;
+  }
+  // The lowest top of unplaced buffer j given the floors of the sections it shares with `span`,
+  // or kNone when it cannot be below `below` (its feasible offsets are looked up only then).
+  std::int64_t resting_top(int j, std::pair<int, int> span, std::int64_t below) const {
+    std::int64_t at = 0;
+    for (int t = std::max(sections_.first[j], span.first);
+         t < std::min(sections_.last[j], span.second); ++t)
+      at = std::max(at, floor_[t]);
+    if (align_up(at + buffers_[j].size, alignment_) >= below) return kNone;
+    at = resting_offset(j, at);
+    return at == kNone ? kNone : align_up(at + buffers_[j].size, alignment_);
   }
 
   // Takes the next branch of the frame at `depth`; false when the branch fails at once, with its
@@ -375,10 +420,11 @@ class Skyline {
       // No spare byte: the floor cannot rise, whatever it would rise to (the reason is the
       // section's, in the conflict set since the frame opened).
       if (remaining_[frame.section] >= capacity_ - frame.floor) return false;
-      // Where the floor rises to depends on buffers anywhere (rise()): the decisions before this
-      // one are all its reason, so it backtracks chronologically.
-      frame.conflict.add_below(depth);
-      const std::int64_t to = rise(frame);
+      // Where the floor rises to is read from the sections spanned by the section's unplaced
+      // buffers (rise()): the decisions that touched them are its reason.
+      const std::pair<int, int> span = unplaced_span(frame.section);
+      blame_sections(frame.conflict, span.first, span.second);
+      const std::int64_t to = rise(frame, span);
       if (to == kNone || remaining_[frame.section] > capacity_ - to) return false;
       touch(frame.section, depth);
       ok = raise_floor(frame.section, to) && valley_fillable(frame.section - 1) &&
