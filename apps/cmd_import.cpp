@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "apps/commands.hpp"
+#include "apps/shared/onnx_dims.hpp"
 #include "apps/shared/text_table.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/atomic_file.hpp"
@@ -20,19 +21,6 @@ struct ImportCommandOptions {
   std::string element_type;       // empty: --element-bytes
   ImportOptions import;
 };
-
-// "batch=8" into options.dims; InputError naming the option otherwise.
-void parse_dims(const std::vector<std::string>& assignments, ImportOptions& options) {
-  for (const std::string& text : assignments) {
-    const auto eq = text.find('=');
-    const std::string name = text.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
-    const std::optional<std::int64_t> n = parse_count(value);
-    if (name.empty() || !n || *n < 1)
-      throw InputError("--dim " + text + ": expected name=value with a whole value of at least 1");
-    options.dims[name] = *n;
-  }
-}
 
 void run_import(const ImportCommandOptions& o, Streams io) {
   ImportOptions options = o.import;

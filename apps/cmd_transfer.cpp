@@ -92,7 +92,7 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
                       " evaluations; rerun the same command to continue it");
   const std::optional<nn::Gnn<float>> policy = trainer.agent().policy();
   if (!policy) throw std::logic_error("the agent lost its policy while training");
-  agents::save_gnn(out / "policy.gnn", *policy);
+  agents::save_gnn(out / "policy.gnn", *policy, agents::policy_spec(config));
 
   std::ostringstream md, csv;
   md << "# Zero-shot transfer\n\n"

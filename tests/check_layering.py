@@ -88,9 +88,10 @@ BELOW["suite table"] = BELOW["charts"] | {"charts"}
 BELOW["leaderboard"] = BELOW["suite table"] | {"suite table"}
 BELOW["generalization"] = BELOW["suite table"] | {"suite table"}
 EXPERIMENTS = {"table", "charts", "suite table", "leaderboard", "generalization"}
+# The Python package also reads ONNX models (memplace.place, as `memplace place` does).
 BELOW |= {
     "python": {"python", *EXPERIMENTS, "training", "agent interface", "algorithms", "nn",
-               "optimum", "env", "model", "allocation", "model inputs", "base"},
+               "importer", "optimum", "env", "model", "allocation", "model inputs", "base"},
 }
 BELOW["apps shared"] = set(BELOW) - {"python"}
 BELOW["apps"] = BELOW["apps shared"] | {"apps shared"}

@@ -5,6 +5,7 @@
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
 #include "base/yaml_input.hpp"
+#include "model/inputs/hardware.hpp"
 
 namespace memplace::agents {
 namespace {
@@ -196,6 +197,13 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
 
 TrainConfig TrainConfig::load(const std::filesystem::path& path) {
   return parse_yaml(YamlInput::read_file(path), path.string());
+}
+
+PolicySpec policy_spec(const TrainConfig& config) {
+  return {.agent = config.agent,
+          .env_version = config.env_version,
+          .hardware = load_hardware(config.model.hardware).name,
+          .features = std::string(kObservationFeatures)};
 }
 
 }  // namespace memplace::agents

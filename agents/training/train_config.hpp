@@ -4,11 +4,14 @@
 // back to rerun the same run.
 #pragma once
 
+#include "agents/nn/gnn_file.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
 
+#include "agents/nn/gnn_file.hpp"
 #include "base/options.hpp"
 #include "base/yaml_input.hpp"
 #include "env/single_step_env.hpp"
@@ -70,5 +73,9 @@ struct TrainConfig : ScoringEnv {
   static TrainConfig load(const std::filesystem::path& path);
   friend bool operator==(const TrainConfig&, const TrainConfig&) = default;
 };
+
+// What a policy trained by this config is for (saved with it: agents/nn/gnn_file.hpp): its agent,
+// env version and chip (by its hardware model's name), reading the observation's features.
+PolicySpec policy_spec(const TrainConfig& config);
 
 }  // namespace memplace::agents

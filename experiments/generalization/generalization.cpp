@@ -70,7 +70,9 @@ std::optional<CellResult> complete_run(const RunTask& task, const std::function<
   CellResult r =
       cell_result(task.config.agent, task.config.model.workload, task.config.seed, trainer.curve());
   r.agent_status = trainer.agent().status();
-  if (task.save_policy) agents::save_gnn(task.folder / "policy.gnn", *trainer.agent().policy());
+  if (task.save_policy)
+    agents::save_gnn(task.folder / "policy.gnn", *trainer.agent().policy(),
+                     agents::policy_spec(task.config));
   write_file_atomically(result, result_yaml(r));
   return r;
 }

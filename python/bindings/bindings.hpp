@@ -23,6 +23,7 @@ void bind_env(py::module_& m);         // env_bindings.cpp: one environment
 void bind_vector_env(py::module_& m);  // vector_env_bindings.cpp: many copies at once
 void bind_registry(py::module_& m);    // registry_bindings.cpp: ids, options, shipped data
 void bind_suite(py::module_& m);       // suite_bindings.cpp: external agents' suite runs
+void bind_place(py::module_& m);       // place_bindings.cpp: a model placed by a policy
 
 // Reads integers — a Python int, a numpy integer scalar or array, or a (nested) list or tuple of
 // them — into `out`, flattened in C order. Throws py::type_error naming `what` for anything else

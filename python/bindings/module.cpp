@@ -15,4 +15,5 @@ PYBIND11_MODULE(_memplace, m) {
   memplace::python::bind_env(m);
   memplace::python::bind_vector_env(m);
   memplace::python::bind_suite(m);
+  memplace::python::bind_place(m);
 }

@@ -31,6 +31,7 @@ from memplace._memplace import (
     load_hardware,
     load_workload,
     paper_workloads,
+    place,
 )
 from memplace import spaces
 from memplace.batching import pad_observations
@@ -47,5 +48,5 @@ __all__ = [
     "spaces", "Simulator", "Evaluation", "Workload", "Hardware", "load_workload",
     "load_hardware", "list_workloads", "list_hardware", "dynamics_names", "paper_workloads", "Rng",
     "InputError",
-    "BudgetExhausted",
+    "BudgetExhausted", "place",
 ]

@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "agents/nn/gnn_file.hpp"
 #include "base/errors.hpp"
@@ -68,6 +71,45 @@ TEST_CASE("gnn file: a missing, foreign, corrupt or mismatched file is named") {
   }
   CHECK_THROWS_WITH_AS(agents::load_gnn(dir.path / "model.gnn"),
                        doctest::Contains("model.gnn: checksum mismatch"), InputError);
+}
+
+TEST_CASE("gnn file: a policy's spec is saved with it, read back, and a bad one is named") {
+  testing::TempDir dir;
+  const nn::Gnn<float> model(config(), 5);
+  const agents::PolicySpec spec{.agent = "ppo",
+                                .env_version = ModelVersion::v1,
+                                .hardware = "edge-tpu",
+                                .features = "observation"};
+  CHECK(spec.to_string() == "agent=ppo env_version=v1 hardware=edge-tpu features=observation");
+  CHECK(agents::PolicySpec::parse(spec.to_string()) == spec);
+  agents::save_gnn(dir.path / "policy.gnn", model, spec);
+  const agents::PolicyFile file = agents::load_policy(dir.path / "policy.gnn");
+  REQUIRE(file.spec);
+  CHECK(*file.spec == spec);
+  CHECK(std::equal(model.parameters().values().begin(), model.parameters().values().end(),
+                   file.gnn.parameters().values().begin(), file.gnn.parameters().values().end()));
+  // A file without one loads as before, with no spec; load_gnn reads both.
+  agents::save_gnn(dir.path / "bare.gnn", model);
+  CHECK_FALSE(agents::load_policy(dir.path / "bare.gnn").spec);
+  CHECK(agents::load_gnn(dir.path / "policy.gnn").config() == config());
+
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"agent=ppo env_version=v1 hardware=nnpi", "key 'features' missing"},
+           {"agent=ppo env_version=v9 hardware=nnpi features=observation", "env_version"},
+           {"agent=ppo agent=sac env_version=v1 hardware=nnpi features=observation", "repeated"},
+           {"agent=ppo env_version=v1 hardware=nnpi features=observation chip=x", "unknown key"},
+           {"agent ppo", "is not key=value"}}) {
+    StateWriter out;
+    out.put("gnn.config", agents::gnn_file_config(model.config()));
+    out.put_array<float>("gnn.parameters", model.parameters().values());
+    out.put("gnn.policy_spec", text);
+    out.save(dir.path / "bad.gnn");
+    CAPTURE(text);
+    CHECK_THROWS_WITH_AS(agents::load_policy(dir.path / "bad.gnn"),
+                         doctest::Contains("bad.gnn: policy spec: "), InputError);
+    CHECK_THROWS_WITH_AS(agents::load_policy(dir.path / "bad.gnn"), doctest::Contains(message.c_str()),
+                         InputError);
+  }
 }
 
 }  // namespace

@@ -224,4 +224,13 @@ Workload import_onnx(const std::filesystem::path& model, const ImportOptions& op
   return Workload(std::move(info), std::move(layers), model.string());
 }
 
+std::string workload_from_model(const std::string& model, const ImportOptions& options,
+                                const std::filesystem::path& folder) {
+  if (std::filesystem::path(model).extension() != ".onnx") return model;
+  const Workload w = import_onnx(model, options);
+  const std::filesystem::path file = folder / (w.name() + ".yaml");
+  w.save(file);
+  return file.string();
+}
+
 }  // namespace memplace

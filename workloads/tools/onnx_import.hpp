@@ -37,4 +37,10 @@ struct ImportOptions {
 // ONNX model: unreadable, empty, truncated, garbage, unsupported op, unknown shapes.
 Workload import_onnx(const std::filesystem::path& model, const ImportOptions& options = {});
 
+// A model given to place or train on, as a workload name or file: an ONNX model (a `.onnx` file)
+// is imported with `options` and saved (atomically) as `folder`/<its name>.yaml, whose path is
+// returned; a shipped name or a workload YAML file is returned as it is.
+std::string workload_from_model(const std::string& model, const ImportOptions& options,
+                                const std::filesystem::path& folder);
+
 }  // namespace memplace

@@ -1,0 +1,115 @@
+#include "experiments/generalization/place.hpp"
+
+#include "agents/training/trainer.hpp"
+#include "base/errors.hpp"
+#include "env/single_step_env.hpp"
+#include "experiments/generalization/transfer.hpp"
+#include "experiments/table/table_references.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/rectify.hpp"
+#include "model/references.hpp"
+
+namespace memplace::experiments {
+namespace {
+
+// The policy's spec; for a file saved without one (`memplace transfer` and the track before
+// 2026-11-29), the env version whose observation of the model has the policy's number of node
+// features (v1 first: the track's; v0 is memplace train's default), the observation's features,
+// agent and chip unknown.
+agents::PolicySpec spec_of(const agents::PolicyFile& file, const ModelSpec& model) {
+  if (file.spec) return *file.spec;
+  agents::PolicySpec assumed;
+  assumed.env_version = ModelVersion::v1;
+  for (const ModelVersion version : {ModelVersion::v1, ModelVersion::v0}) {
+    agents::ScoringEnv scoring;
+    scoring.model = model;
+    scoring.set_env_version(version);
+    const std::unique_ptr<SingleStepEnv> env =
+        SingleStepEnv::make(scoring.model, scoring.env_version, scoring.scoring);
+    if (env->reset(0).obs.num_features() == file.gnn.config().input_features) {
+      assumed.env_version = version;
+      break;
+    }
+  }
+  return assumed;
+}
+
+void check_fits(const std::filesystem::path& path, const agents::PolicySpec& spec,
+                const Hardware& hardware) {
+  const std::string trained = path.string() + ": a policy trained for " + spec.to_string();
+  if (spec.features != agents::kObservationFeatures)
+    throw InputError(trained + "; it reads node features '" + spec.features +
+                     "', which this memplace does not compute (it computes '" +
+                     std::string(agents::kObservationFeatures) + "')");
+  if (!spec.hardware.empty() && spec.hardware != hardware.name)
+    throw InputError(trained + "; the model's chip is '" + hardware.name +
+                     "': place it with a policy trained for that chip");
+}
+
+}  // namespace
+
+PlaceResult place(const PlaceRequest& request) {
+  const agents::PolicyFile policy = agents::load_policy(request.policy);
+  PlaceResult r;
+  ModelSpec model;
+  model.workload = request.workload;
+  model.hardware = request.hardware;
+  r.policy = spec_of(policy, model);
+  r.policy_has_spec = policy.spec.has_value();
+  check_fits(request.policy, r.policy, load_hardware(request.hardware));
+  if (request.budget > 0 && r.policy.agent.empty())
+    throw InputError(request.policy.string() +
+                     ": the policy records no agent to fine-tune it with (a file saved without "
+                     "a policy spec); place it zero-shot (budget 0)");
+  if (request.budget > 0 && request.fine_tune_dir.empty())
+    throw InputError("a fine-tune (budget " + std::to_string(request.budget) +
+                     ") needs a folder for its run");
+
+  // Scored as the track scores: an overflowing mapping is rectified before it is scored.
+  ZeroShotTarget target;
+  target.model = model;
+  target.set_env_version(r.policy.env_version);
+  target.set_env_options({{"invalid", "rectify"}});
+  const ZeroShotResult zero = evaluate_zero_shot(policy.gnn, target);
+  r.simulator = zero.simulator;
+  r.zero_shot_valid = zero.valid;
+  r.zero_shot_demotions = zero.demotions;
+  r.zero_shot_speedup = zero.rectified_speedup;
+  r.mapping = zero.rectified;
+  r.speedup = zero.rectified_speedup;
+
+  if (request.budget > 0) {
+    agents::TrainConfig config;
+    static_cast<agents::ScoringEnv&>(config) = target;
+    config.agent = r.policy.agent;
+    config.budget = request.budget;
+    config.seed = request.seed;
+    config.init_policy = request.policy.string();
+    config.resolve();
+    agents::Trainer trainer = agents::Trainer::resume_or_start(config, request.fine_tune_dir);
+    const agents::TrainResult fine = trainer.run();
+    r.fine_tune_evaluations = fine.evaluations;
+    if (fine.best_mapping) {
+      // Scored again here, rectified if it overflows, as the zero-shot mapping is.
+      const Simulator& sim = *r.simulator;
+      Mapping tuned = *fine.best_mapping;
+      if (!sim.evaluate(tuned).valid) tuned = rectify(sim, tuned).mapping;
+      const Evaluation e = sim.evaluate(tuned);
+      if (e.valid) {
+        r.fine_tuned_speedup = speedup(reference_latencies(sim).compiler_fs, e.latency_fs);
+        if (r.fine_tuned_speedup > r.speedup) {
+          r.mapping = std::move(tuned);
+          r.speedup = r.fine_tuned_speedup;
+        }
+      }
+    }
+  }
+  r.latency_fs = r.simulator->evaluate(r.mapping).latency_fs;
+
+  const WorkloadReference reference = workload_reference(target.model);
+  r.all_fast_rectified_speedup = reference.all_fast_rectified_speedup;
+  r.bound_speedup = reference.bound_speedup;
+  return r;
+}
+
+}  // namespace memplace::experiments

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# memplace place (docs/place.md): an ONNX model memplace does not ship, placed zero-shot by a
+# policy saved with its spec, within the command's one forward pass; its mapping replays exactly
+# with memplace evaluate; without a budget the placement is the greedy mapping rectified; a
+# fine-tune runs its budget; a policy for another chip and bad options exit 2 naming the cause.
+#
+# Usage: place.sh path/to/memplace   (run from the repository root)
+set -u
+memplace=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/expect.sh"
+
+# A ppo policy for nnpi under v1, trained briefly (saved with its spec by memplace transfer).
+expect 0 "Zero-shot transfer" "$memplace" transfer --agent ppo --train resnet50 --to resnet50 \
+  --budget 300 --env-version v1 --out "$work/transfer" -q
+policy=$work/transfer/policy.gnn
+
+model=workloads/onnx/bert-base-shaped.onnx
+expect 0 "placed by $policy (agent=ppo env_version=v1 hardware=nnpi features=observation)" \
+  "$memplace" place "$model" --dim batch=2 --dim sequence=128 --hardware nnpi --policy "$policy" \
+  -o "$work/zero"
+grep -q "zero-shot (greedy mapping" "$work/out.log" || fail "no zero-shot line: $(cat "$work/out.log")"
+[ -f "$work/zero/bert-base-shaped.yaml" ] || fail "the ONNX model's workload YAML was not written"
+expect 0 "recorded result: reproduced exactly" \
+  "$memplace" evaluate "$work/zero/bert-base-shaped.yaml" "$work/zero/mapping.yaml"
+
+# JSON: without a budget the placement is the zero-shot one; with one, the fine-tune ran it.
+"$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/json" --json \
+  > "$work/zero.json" || fail "place --json exited $?"
+"$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/tuned" --budget 200 \
+  --json > "$work/tuned.json" || fail "place --budget exited $?"
+python3 - "$work/zero.json" "$work/tuned.json" <<'PY' || fail "the JSON results disagree"
+import json, sys
+zero, tuned = (json.load(open(p)) for p in sys.argv[1:3])
+assert zero["speedup"] == zero["zero_shot_speedup"], zero
+assert zero["fine_tune_evaluations"] == 0, zero
+assert tuned["fine_tune_evaluations"] == 200, tuned
+assert tuned["zero_shot_speedup"] == zero["zero_shot_speedup"], (zero, tuned)
+assert tuned["speedup"] == max(zero["speedup"], tuned["fine_tuned_speedup"]), tuned
+assert tuned["bound_speedup"] >= tuned["speedup"], tuned
+PY
+expect 0 "reproduced exactly" "$memplace" evaluate resnet50 "$work/tuned/mapping.yaml"
+
+# Refused: a policy for another chip, a missing policy, --dim on a workload that is not ONNX, a
+# bad --dim, a negative budget, a folder that cannot be written.
+expect 2 "a policy trained for agent=ppo env_version=v1 hardware=nnpi" \
+  "$memplace" place resnet50 --hardware edge-tpu --policy "$policy" -o "$work/other"
+expect 2 "the model's chip is 'edge-tpu'" \
+  "$memplace" place resnet50 --hardware edge-tpu --policy "$policy" -o "$work/other"
+expect 2 "$work/none.gnn" "$memplace" place resnet50 --hardware nnpi --policy "$work/none.gnn" -o "$work/x"
+expect 2 "--dim is for ONNX models" \
+  "$memplace" place resnet50 --hardware nnpi --policy "$policy" --dim batch=2 -o "$work/x"
+expect 2 "--dim batch=0" \
+  "$memplace" place "$model" --hardware nnpi --policy "$policy" --dim batch=0 -o "$work/x"
+expect 2 "--budget" "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget -1
+touch "$work/file"
+expect 2 "$work/file" "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/file/sub"
+echo "place: all checks passed"

@@ -1,0 +1,120 @@
+// Placing a model with a trained policy (experiments/generalization/place.hpp): the placement is
+// the policy's greedy mapping rectified, replayed exactly from its mapping file; a fine-tune only
+// improves on it; a policy for another chip or feature set, or a fine-tune of a policy that names
+// no agent, is refused with the file named.
+#include <doctest/doctest.h>
+
+#include "agents/nn/gnn_file.hpp"
+#include "agents/training/trainer.hpp"
+#include "base/errors.hpp"
+#include "experiments/generalization/place.hpp"
+#include "experiments/generalization/transfer.hpp"
+#include "model/inputs/hardware.hpp"
+#include "model/mapping_io.hpp"
+#include "tests/support/agent_harness.hpp"
+
+namespace memplace {
+namespace {
+
+using testing::make_toy_problem;
+using testing::TempDir;
+
+// A ppo policy trained briefly on a toy, saved with its spec.
+struct TrainedPolicy {
+  TempDir dir;
+  testing::ToyProblem toy = make_toy_problem(dir.path, 3);
+  agents::TrainConfig config = testing::toy_config(toy, "ppo", 400, 0);
+  std::filesystem::path file = dir.path / "policy.gnn";
+  TrainedPolicy() {
+    config.threads = 1;
+    agents::Trainer trainer(config, dir.path / "run");
+    trainer.run();
+    agents::save_gnn(file, *trainer.agent().policy(), agents::policy_spec(config));
+  }
+};
+
+experiments::PlaceRequest request_for(const TrainedPolicy& p, const testing::ToyProblem& toy) {
+  experiments::PlaceRequest r;
+  r.workload = toy.workload.string();
+  r.hardware = toy.hardware.string();
+  r.policy = p.file;
+  return r;
+}
+
+TEST_CASE("place: the policy's greedy mapping rectified, replayed exactly from its file") {
+  const TrainedPolicy p;
+  std::filesystem::create_directories(p.dir.path / "other");
+  const testing::ToyProblem other = make_toy_problem(p.dir.path / "other", 9);
+  const experiments::PlaceResult placed = experiments::place(request_for(p, other));
+  CHECK(placed.policy_has_spec);
+  CHECK(placed.policy == agents::policy_spec(p.config));
+
+  experiments::ZeroShotTarget target;
+  target.model.workload = other.workload.string();
+  target.model.hardware = other.hardware.string();
+  target.set_env_version(p.config.env_version);
+  const experiments::ZeroShotResult zero =
+      experiments::evaluate_zero_shot(agents::load_gnn(p.file), target);
+  CHECK(placed.mapping == zero.rectified);
+  CHECK(placed.zero_shot_valid == zero.valid);
+  CHECK(placed.zero_shot_speedup == zero.rectified_speedup);
+  CHECK(placed.speedup == zero.rectified_speedup);
+  CHECK(placed.fine_tune_evaluations == 0);
+  CHECK(placed.bound_speedup >= placed.speedup);
+
+  // The mapping file replays to the same latency, its recorded result re-checked.
+  const std::filesystem::path file = p.dir.path / "mapping.yaml";
+  save_mapping(file, *placed.simulator, placed.mapping,
+               RecordedResult{placed.latency_fs, placed.speedup > 0});
+  const MappingFile replayed = load_mapping(file, *placed.simulator);
+  CHECK(replayed.mapping == placed.mapping);
+  CHECK(placed.simulator->evaluate(replayed.mapping).latency_fs == placed.latency_fs);
+}
+
+TEST_CASE("place: a fine-tune runs its budget from the policy and never makes it worse") {
+  const TrainedPolicy p;
+  experiments::PlaceRequest request = request_for(p, p.toy);
+  const experiments::PlaceResult zero = experiments::place(request);
+  request.budget = 200;
+  request.fine_tune_dir = p.dir.path / "fine-tune";
+  const experiments::PlaceResult tuned = experiments::place(request);
+  CHECK(tuned.fine_tune_evaluations == 200);
+  CHECK(tuned.zero_shot_speedup == zero.zero_shot_speedup);
+  CHECK(tuned.speedup == std::max(zero.speedup, tuned.fine_tuned_speedup));
+  CHECK(tuned.speedup >= zero.speedup);
+  CHECK(tuned.latency_fs == tuned.simulator->evaluate(tuned.mapping).latency_fs);
+}
+
+TEST_CASE("place: a policy for another chip or feature set, or without an agent, is refused") {
+  const TrainedPolicy p;
+  const nn::Gnn<float> policy = agents::load_gnn(p.file);
+  agents::PolicySpec spec = agents::policy_spec(p.config);
+
+  spec.hardware = "edge-tpu";
+  agents::save_gnn(p.dir.path / "other-chip.gnn", policy, spec);
+  experiments::PlaceRequest request = request_for(p, p.toy);
+  request.policy = p.dir.path / "other-chip.gnn";
+  CHECK_THROWS_WITH_AS(experiments::place(request),
+                       doctest::Contains("other-chip.gnn: a policy trained for agent=ppo"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(experiments::place(request), doctest::Contains("chip is 'toy'"), InputError);
+
+  spec = agents::policy_spec(p.config);
+  spec.features = "chip-normalised";
+  agents::save_gnn(p.dir.path / "features.gnn", policy, spec);
+  request.policy = p.dir.path / "features.gnn";
+  CHECK_THROWS_WITH_AS(experiments::place(request), doctest::Contains("'chip-normalised'"),
+                       InputError);
+
+  // A file saved without a spec places zero-shot, but names no agent to fine-tune with.
+  agents::save_gnn(p.dir.path / "bare.gnn", policy);
+  request.policy = p.dir.path / "bare.gnn";
+  CHECK_FALSE(experiments::place(request).policy_has_spec);
+  request.budget = 10;
+  request.fine_tune_dir = p.dir.path / "bare-fine-tune";
+  CHECK_THROWS_WITH_AS(experiments::place(request), doctest::Contains("records no agent"),
+                       InputError);
+}
+
+}  // namespace
+}  // namespace memplace

@@ -1,0 +1,75 @@
+"""memplace.place: a model placed by a trained policy from Python gives what `memplace place`
+gives (the same figures and mapping, for an ONNX model memplace does not ship), writes a mapping
+file `memplace evaluate` replays exactly, and refuses a policy for another chip and misplaced
+arguments with a ValueError naming the cause."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import memplace
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.environ.get("MEMPLACE_BUILD_DIR", os.path.join(ROOT, "build", "default"))
+MEMPLACE = os.path.join(BUILD, "apps", "memplace")
+MODEL = os.path.join(ROOT, "workloads", "onnx", "bert-base-shaped.onnx")
+
+
+def memplace_cli(*args):
+    result = subprocess.run([MEMPLACE, *args], capture_output=True, text=True,
+                            env=dict(os.environ, OMP_NUM_THREADS="1"))
+    if result.returncode != 0:
+        raise AssertionError(f"memplace {' '.join(args)}: {result.stderr}{result.stdout}")
+    return result.stdout
+
+
+class PlaceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        folder = os.path.join(cls.dir.name, "transfer")
+        memplace_cli("transfer", "--agent", "ppo", "--train", "resnet50", "--to", "resnet50",
+                     "--budget", "300", "--env-version", "v1", "--out", folder, "-q")
+        cls.policy = os.path.join(folder, "policy.gnn")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_python_and_cli_agree_and_the_mapping_replays(self):
+        dims = {"batch": 2, "sequence": 128}
+        out = os.path.join(self.dir.name, "py")
+        placed = memplace.place(MODEL, hardware="nnpi", policy=self.policy, out=out, dims=dims)
+        cli = json.loads(memplace_cli(
+            "place", MODEL, "--hardware", "nnpi", "--policy", self.policy, "--dim", "batch=2",
+            "--dim", "sequence=128", "-o", os.path.join(self.dir.name, "cli"), "--json"))
+        for key in ("speedup", "zero_shot_speedup", "zero_shot_valid", "zero_shot_demotions",
+                    "all_fast_rectified_speedup", "bound_speedup", "latency_fs"):
+            self.assertEqual(placed[key], cli[key], key)
+        self.assertEqual(placed["policy_spec"],
+                         "agent=ppo env_version=v1 hardware=nnpi features=observation")
+        sim = memplace.Simulator(placed["workload_file"], "nnpi")
+        self.assertEqual(len(placed["mapping"]), sim.num_tensors)
+        with open(os.path.join(self.dir.name, "cli", "mapping.yaml")) as f:
+            cli_mapping = f.read()
+        with open(placed["mapping_file"]) as f:
+            self.assertEqual(f.read(), cli_mapping)
+        self.assertIn("reproduced exactly",
+                      memplace_cli("evaluate", placed["workload_file"], placed["mapping_file"]))
+
+    def test_refusals_name_the_cause(self):
+        with self.assertRaisesRegex(ValueError, "the model's chip is 'edge-tpu'"):
+            memplace.place("resnet50", hardware="edge-tpu", policy=self.policy)
+        with self.assertRaisesRegex(ValueError, "dims is for ONNX models"):
+            memplace.place("resnet50", hardware="nnpi", policy=self.policy, dims={"batch": 2})
+        with self.assertRaisesRegex(ValueError, "out: a folder is needed"):
+            memplace.place("resnet50", hardware="nnpi", policy=self.policy, budget=10)
+        with self.assertRaisesRegex(ValueError, "none.gnn"):
+            memplace.place("resnet50", hardware="nnpi", policy=os.path.join(self.dir.name,
+                                                                            "none.gnn"))
+
+
+if __name__ == "__main__":
+    unittest.main()
