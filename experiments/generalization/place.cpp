@@ -1,5 +1,6 @@
 #include "experiments/generalization/place.hpp"
 
+#include "agents/training/run_folder.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
 #include "env/single_step_env.hpp"
@@ -86,6 +87,14 @@ PlaceResult place(const PlaceRequest& request) {
     config.seed = request.seed;
     config.init_policy = request.policy.string();
     config.resolve();
+    // A folder holding another request's fine-tune (another budget, seed, policy or model) is
+    // not continued as if it were this one's.
+    const agents::RunFolder folder{request.fine_tune_dir};
+    if (std::filesystem::exists(folder.config()) &&
+        !(agents::TrainConfig::load(folder.config()) == config))
+      throw InputError(request.fine_tune_dir.string() +
+                       " holds the fine-tune of another request (another budget, seed, policy or "
+                       "model: its config.yaml); remove it or place into another folder");
     agents::Trainer trainer = agents::Trainer::resume_or_start(config, request.fine_tune_dir);
     const agents::TrainResult fine = trainer.run();
     r.fine_tune_evaluations = fine.evaluations;

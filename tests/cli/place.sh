@@ -42,6 +42,12 @@ assert tuned["speedup"] == max(zero["speedup"], tuned["fine_tuned_speedup"]), tu
 assert tuned["bound_speedup"] >= tuned["speedup"], tuned
 PY
 expect 0 "reproduced exactly" "$memplace" evaluate resnet50 "$work/tuned/mapping.yaml"
+# The same request again reads the finished fine-tune back; another one is not passed off as it.
+"$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/tuned" --budget 200 \
+  --json > "$work/again.json" || fail "the same place --budget again exited $?"
+cmp -s "$work/tuned.json" "$work/again.json" || fail "the rerun gave other figures"
+expect 2 "holds the fine-tune of another request" \
+  "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/tuned" --budget 300
 
 # Refused: a policy for another chip, a missing policy, --dim on a workload that is not ONNX, a
 # bad --dim, a negative budget, a folder that cannot be written.
