@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/cli.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/onnx_dims.hpp"
+#include "apps/shared/progress.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
@@ -28,6 +30,7 @@ struct PlaceCommandOptions {
   std::vector<std::string> dims;
   std::string out;
   bool json = false;
+  bool quiet = false;
 };
 
 // An ONNX model becomes a workload YAML in the output folder (what the mapping names and
@@ -57,7 +60,13 @@ void run_place(const PlaceCommandOptions& o, Streams io) {
   request.budget = o.budget;
   request.seed = o.seed;
   request.fine_tune_dir = out / "fine-tune";
+  request.run_fine_tune = [&](agents::Trainer& trainer) {
+    return run_with_progress(trainer, o.quiet || o.json, io.err);
+  };
   const experiments::PlaceResult r = experiments::place(request);
+  if (r.fine_tune_interrupted)
+    throw Interrupted("the fine-tune stopped at " + std::to_string(r.fine_tune_evaluations) +
+                      " evaluations; rerun the same command to continue it");
   const Simulator& sim = *r.simulator;
   const fs::path mapping_file = out / "mapping.yaml";
   save_mapping(mapping_file, sim, r.mapping, RecordedResult{r.latency_fs, r.speedup > 0});
@@ -130,7 +139,8 @@ void add_place_command(CLI::App& app, Streams io) {
                   "Folder for mapping.yaml, an ONNX model's workload YAML and the fine-tune's run "
                   "(default runs/place-<model>-<chip>)")
       ->check(kNonEmptyName);
-  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_flag("--json", o->json, "Print JSON (and no progress display)");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress display for the fine-tune");
   cmd->callback([io, o] { run_place(*o, io); });
 }
 

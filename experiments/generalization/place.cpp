@@ -96,8 +96,13 @@ PlaceResult place(const PlaceRequest& request) {
                        " holds the fine-tune of another request (another budget, seed, policy or "
                        "model: its config.yaml); remove it or place into another folder");
     agents::Trainer trainer = agents::Trainer::resume_or_start(config, request.fine_tune_dir);
-    const agents::TrainResult fine = trainer.run();
+    const agents::TrainResult fine =
+        request.run_fine_tune ? request.run_fine_tune(trainer) : trainer.run();
     r.fine_tune_evaluations = fine.evaluations;
+    if (fine.interrupted) {
+      r.fine_tune_interrupted = true;
+      return r;
+    }
     if (fine.best_mapping) {
       // Scored again here, rectified if it overflows, as the zero-shot mapping is.
       const Simulator& sim = *r.simulator;

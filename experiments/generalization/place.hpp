@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/training/trainer.hpp"
 #include "model/inputs/mapping.hpp"
 #include "model/inputs/time.hpp"
 #include "model/simulator.hpp"
@@ -25,6 +27,9 @@ struct PlaceRequest {
   std::uint64_t seed = 0;    // of the fine-tune
   // The fine-tune's run folder (resumed if it holds one); needed when budget > 0.
   std::filesystem::path fine_tune_dir;
+  // Runs the fine-tune's trainer; none: to its end, silently. (The command's shows its progress
+  // and stops it, checkpointed, on Ctrl-C.)
+  std::function<agents::TrainResult(agents::Trainer&)> run_fine_tune;
 };
 
 struct PlaceResult {
@@ -38,6 +43,9 @@ struct PlaceResult {
   double zero_shot_speedup = 0;   // the greedy mapping rectified (0: nothing valid)
   double fine_tuned_speedup = 0;  // the fine-tune's best (0: none run or nothing valid)
   std::uint64_t fine_tune_evaluations = 0;
+  // The fine-tune stopped early (run_fine_tune's result said so): nothing else is filled in, and
+  // the same request again continues it.
+  bool fine_tune_interrupted = false;
   double all_fast_rectified_speedup = 0;       // the trivial rule (0: nothing valid)
   double bound_speedup = 0;                    // no mapping beats it
   std::shared_ptr<const Simulator> simulator;  // the model as it scored the mappings
