@@ -59,6 +59,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_table_command(app, io);
   add_transfer_command(app, io);
   add_place_command(app, io);
+  add_pretrain_command(app, io);
   add_generalize_command(app, io);
   add_submission_command(app, io);
   add_pack_command(app, io);

@@ -30,5 +30,6 @@ void add_generalize_command(CLI::App& app, Streams io);
 void add_pack_command(CLI::App& app, Streams io);
 void add_calibrate_command(CLI::App& app, Streams io);
 void add_place_command(CLI::App& app, Streams io);
+void add_pretrain_command(CLI::App& app, Streams io);
 
 }  // namespace memplace::cli

@@ -210,4 +210,11 @@ std::string yaml_quoted(std::string_view text) {
   return out + "\"";
 }
 
+std::string yaml_quoted_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? ", " : "") + yaml_quoted(items[i]);
+  return out + "]";
+}
+
 }  // namespace memplace

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/errors.hpp"
 
@@ -62,6 +63,8 @@ class YamlInput {
 
 // `text` as a double-quoted YAML scalar (quotes and backslashes escaped), for files we write.
 std::string yaml_quoted(std::string_view text);
+// A flow list of quoted strings: ["a", "b"].
+std::string yaml_quoted_list(const std::vector<std::string>& items);
 
 // "<origin>:<line>: <field>: <message>" (line omitted when unknown).
 std::string input_error_message(std::string_view origin, int line, std::string_view field,

@@ -38,13 +38,6 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw InputError("generalization: " + message);
 }
 
-std::string list_yaml(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i ? ", " : "") + yaml_quoted(names[i]);
-  return out + "]";
-}
-
 // The suite's instances of one split on one chip, in the suite's order.
 std::vector<SuiteInstance> instances_on(const Suite& suite, Split split, const std::string& chip) {
   std::vector<SuiteInstance> out;
@@ -175,9 +168,9 @@ std::string GeneralizationConfig::to_yaml() const {
   std::ostringstream out;
   out << "# memplace generalize config (docs/table.md#the-generalization-track)\n"
       << "suite: " << yaml_quoted(suite) << "\n"
-      << "agents: " << list_yaml(agents) << "\n"
-      << "chips: " << list_yaml(chips) << "\n"
-      << "procedural: " << list_yaml(procedural) << "\n"
+      << "agents: " << yaml_quoted_list(agents) << "\n"
+      << "chips: " << yaml_quoted_list(chips) << "\n"
+      << "procedural: " << yaml_quoted_list(procedural) << "\n"
       << "train_budget: " << train_budget << "\n"
       << "rounds: " << rounds << "\n"
       << "k: " << k << "\n"

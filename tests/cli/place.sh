@@ -2,7 +2,8 @@
 # memplace place (docs/place.md): an ONNX model memplace does not ship, placed zero-shot by a
 # policy saved with its spec, within the command's one forward pass; its mapping replays exactly
 # with memplace evaluate; without a budget the placement is the greedy mapping rectified; a
-# fine-tune runs its budget; a policy for another chip and bad options exit 2 naming the cause.
+# fine-tune runs its budget; a policy for another chip and bad options exit 2 naming the cause;
+# memplace pretrain's policy places, and its bad options exit 2.
 #
 # Usage: place.sh path/to/memplace   (run from the repository root)
 set -u
@@ -63,4 +64,14 @@ expect 2 "--dim batch=0" \
 expect 2 "--budget" "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget -1
 touch "$work/file"
 expect 2 "$work/file" "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/file/sub"
+# memplace pretrain: a short run across graphs gives a policy with its spec, which places.
+expect 0 "trained ppo on 3 segments (300 evaluations)" "$memplace" pretrain --hardware tpu-v4i \
+  --segments 3 --segment-budget 100 --validate-every 2 --validation-graphs 1 --out "$work/pre" -q
+[ "$(wc -l < "$work/pre/validation.csv")" = 5 ] || fail "validation.csv: $(cat "$work/pre/validation.csv")"
+expect 0 "agent=ppo env_version=v1 hardware=tpu-v4i features=observation" \
+  "$memplace" place procedural-cnn-s7 --hardware tpu-v4i --policy "$work/pre/policy.gnn" -o "$work/pre-place"
+expect 2 "only --segments may change" "$memplace" pretrain --hardware tpu-v4i --segments 3 \
+  --segment-budget 50 --validate-every 2 --validation-graphs 1 --out "$work/pre" -q
+expect 2 "has no GNN policy" "$memplace" pretrain --hardware tpu-v4i --agent greedy-dp --out "$work/y"
+expect 2 "no dev instance" "$memplace" pretrain --hardware no-such-chip --out "$work/y"
 echo "place: all checks passed"
