@@ -194,12 +194,7 @@ class Skyline {
   }
   // Adds the decisions that touched section s (those up to the current depth: deeper ones are
   // undone).
-  void blame_section(DepthSet& why, int s) const {
-    const int words = std::min(words_, depth_ / 64 + 1);
-    for (int w = 0; w < words; ++w)
-      why.add_word(w, static_cast<std::uint64_t>(
-                          touches_[static_cast<std::size_t>(w) * sections_.count() + s]));
-  }
+  void blame_section(DepthSet& why, int s) const { blame_sections(why, s, s + 1); }
   // Adds the decisions that touched any of the sections [first, last).
   void blame_sections(DepthSet& why, int first, int last) const {
     const int words = std::min(words_, depth_ / 64 + 1);
