@@ -89,6 +89,10 @@ void add_generalize_command(CLI::App& app, Streams io) {
                   "Steps of the reward predictor (32 mappings each)")
       ->capture_default_str()
       ->transform(whole_number(1, std::uint64_t{1} << 30));
+  cmd->add_option("--policies", c.policies,
+                  "A folder of trained policies, <agent>-<chip>.gnn (memplace pretrain's): place "
+                  "and fine-tune from them instead of training the chains")
+      ->check(kNonEmptyName);
   cmd->add_option("--jobs", c.jobs, "Runs at once, one thread each (0: one per core)")
       ->transform(whole_number(0, 1024));
   cmd->add_option("--out", o->out, "The folder; a rerun completes it")

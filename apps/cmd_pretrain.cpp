@@ -7,6 +7,7 @@
 #include "agents/registry.hpp"
 #include "apps/cli.hpp"
 #include "apps/commands.hpp"
+#include "apps/shared/run_options.hpp"
 #include "apps/shared/stop_signals.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/number_format.hpp"
@@ -23,6 +24,7 @@ struct PretrainCommandOptions {
   experiments::PretrainConfig config;
   std::string suite = "v1";
   std::uint64_t validation_graphs = 6;
+  RunAssignments assignments;  // -p and -o, name=value
   std::string out;
   bool quiet = false;
 };
@@ -55,6 +57,7 @@ void split_dev(PretrainCommandOptions& o) {
 }
 
 void run_pretrain_command(PretrainCommandOptions& o, Streams io) {
+  o.assignments.apply(o.config.hyperparameters, o.config);
   split_dev(o);
   const fs::path out = o.out.empty() ? fs::path("runs/pretrain-" + o.config.agent + "-" +
                                                 fs::path(o.config.model.hardware).stem().string())
@@ -113,6 +116,8 @@ void add_pretrain_command(CLI::App& app, Streams io) {
                   "Procedural graphs held out for validation (seeds 101 ...)")
       ->transform(whole_number(0, 1000))
       ->capture_default_str();
+  add_features_option(*cmd, o->config.features);
+  add_assignment_options(*cmd, o->assignments);
   cmd->add_option("--out", o->out, "Folder (default runs/pretrain-<agent>-<chip>)")
       ->check(kNonEmptyName);
   cmd->add_flag("-q,--quiet", o->quiet, "No progress lines");

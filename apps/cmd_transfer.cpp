@@ -122,7 +122,8 @@ void run_transfer(TransferCommandOptions& o, Streams io) {
   csv << "workload,hardware,role,valid,speedup,latency_us,demotions,rectified_speedup,"
          "reference_speedup,reference_proven,bound_speedup\n";
   for (const experiments::ZeroShotTarget& target : targets) {
-    const experiments::ZeroShotResult r = experiments::evaluate_zero_shot(*policy, target);
+    const experiments::ZeroShotResult r =
+        experiments::evaluate_zero_shot(*policy, target, config.features);
     // The target's references (compiler = 1): the proven optimum or the best known, the bound.
     const experiments::WorkloadReference ref = experiments::workload_reference(target.model);
     const double reference = experiments::attainable_speedup(ref, 0);

@@ -4,6 +4,7 @@
 
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
+#include "base/text.hpp"
 #include "base/yaml_input.hpp"
 #include "model/inputs/hardware.hpp"
 
@@ -125,6 +126,11 @@ void TrainConfig::resolve() {
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
   require(init_policy.empty() || info.starts_from_policy,
           "init_policy: agent '" + agent + "' has no GNN to start from a trained policy");
+  require(features == NodeFeatures::observation || info.starts_from_policy,
+          "features: agent '" + agent + "' reads the observation as it is (" +
+              std::string(name_of(NodeFeatures::chip_relative)) +
+              " is for the agents that place with their GNN policy: " +
+              join(policy_agents(), ", ") + ")");
   try {
     require_version();
   } catch (const InputError& e) {
@@ -148,6 +154,7 @@ std::string TrainConfig::to_yaml() const {
       << "checkpoint_every: " << checkpoint_every << "\n";
   // Written when set only, so that other runs' configs stay as they were.
   if (!init_policy.empty()) out << "init_policy: " << yaml_quoted(init_policy) << "\n";
+  if (features != NodeFeatures::observation) out << "features: " << name_of(features) << "\n";
   out << env_options_yaml();
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
   for (const auto& [name, value] : hyperparameters)
@@ -162,7 +169,7 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   in.reject_unknown_keys(
       root,
       {"agent", "workload", "hardware", "env", "env_version", "budget", "seed", "threads",
-       "checkpoint_every", "init_policy", "env_options", "hyperparameters"},
+       "checkpoint_every", "init_policy", "features", "env_options", "hyperparameters"},
       "config");
   TrainConfig c;
   auto text_field = [&](const char* key, std::string& out) {
@@ -186,6 +193,13 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("hardware", c.model.hardware);
   text_field("env", c.env);
   text_field("init_policy", c.init_policy);
+  if (const YAML::Node n = in.optional(root, "features", "features"); n.IsDefined()) {
+    try {
+      c.features = parse_node_features(in.string(n, "features"));
+    } catch (const InputError& e) {
+      in.fail(n, "features", e.what());
+    }
+  }
   c.read_yaml(in, root);
   count_field("budget", c.budget);
   count_field("seed", c.seed);
@@ -203,7 +217,7 @@ PolicySpec policy_spec(const TrainConfig& config) {
   return {.agent = config.agent,
           .env_version = config.env_version,
           .hardware = load_hardware(config.model.hardware).name,
-          .features = std::string(kObservationFeatures)};
+          .features = std::string(name_of(config.features))};
 }
 
 }  // namespace memplace::agents

@@ -4,14 +4,13 @@
 // back to rerun the same run.
 #pragma once
 
-#include "agents/nn/gnn_file.hpp"
-
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/node_features.hpp"
 #include "base/options.hpp"
 #include "base/yaml_input.hpp"
 #include "env/single_step_env.hpp"
@@ -62,6 +61,9 @@ struct TrainConfig : ScoringEnv {
   // A policy.gnn to start the agent's GNN from (fine-tuning: agents whose registry entry says
   // starts_from_policy); empty: the usual initialisation.
   std::string init_policy;
+  // The node features the agent's GNN reads (agents/node_features.hpp): the observation's, or
+  // those and the chip-relative columns (agents with a GNN policy only).
+  NodeFeatures features = NodeFeatures::observation;
 
   // Checks every field (the agent and its hyperparameters against the registry, the model
   // against the env version) and fills in defaults. Throws InputError naming the field.
@@ -75,7 +77,7 @@ struct TrainConfig : ScoringEnv {
 };
 
 // What a policy trained by this config is for (saved with it: agents/nn/gnn_file.hpp): its agent,
-// env version and chip (by its hardware model's name), reading the observation's features.
+// env version and chip (by its hardware model's name), and the node features it reads.
 PolicySpec policy_spec(const TrainConfig& config);
 
 }  // namespace memplace::agents

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/node_features.hpp"
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
 #include "agents/training/run_record.hpp"
@@ -119,7 +120,8 @@ struct Trainer::State {
       envs.push_back(std::make_unique<SingleStepEnv>(*envs.front()));
     AgentSetup setup;
     setup.context = envs.front()->context();
-    setup.observation = envs.front()->reset(config.seed).obs.copy();
+    setup.observation =
+        with_node_features(envs.front()->reset(config.seed).obs.copy(), sim(), config.features);
     setup.seed = config.seed;
     setup.budget = config.budget;
     setup.threads = threads;

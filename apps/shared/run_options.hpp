@@ -13,11 +13,18 @@ namespace memplace::cli {
 struct RunAssignments {
   std::vector<std::string> hyperparameters;  // -p/--param: the agent's (docs/agents.md)
   std::vector<std::string> env_options;      // -o/--option: the single-step env's
-  void apply(agents::TrainConfig& config) const;
+  void apply(agents::TrainConfig& config) const { apply(config.hyperparameters, config); }
+  void apply(OptionMap& hyperparameters, agents::ScoringEnv& env) const;
 };
 
-// --hardware, --env-version, --budget, --seed, --threads, -p/--param and -o/--option; with
-// `addressed`, --env-version also takes v2 (train: mcts plays the malloc env there; transfer's
+// -p/--param and -o/--option.
+void add_assignment_options(CLI::App& cmd, RunAssignments& assignments);
+
+// --features: the node features the agent's GNN reads (agents/node_features.hpp).
+void add_features_option(CLI::App& cmd, agents::NodeFeatures& features);
+
+// --hardware, --env-version, --budget, --seed, --threads, --features, -p/--param and -o/--option;
+// with `addressed`, --env-version also takes v2 (train: mcts plays the malloc env there; transfer's
 // agents do not train under it).
 void add_run_options(CLI::App& cmd, agents::TrainConfig& config, RunAssignments& assignments,
                      bool addressed);

@@ -27,6 +27,7 @@
 #include "experiments/table/table_references.hpp"
 #include "experiments/table/table_report.hpp"
 #include "experiments/table/table_runner.hpp"
+#include "model/inputs/hardware.hpp"
 #include "model/inputs/suite.hpp"
 
 namespace memplace::experiments {
@@ -70,9 +71,32 @@ std::optional<CellResult> complete_run(const RunTask& task, const std::function<
   return r;
 }
 
+// The node features of a given policy file, after checking that its spec names the agent, the
+// chip and the env version it is given for.
+agents::NodeFeatures given_policy_features(const fs::path& file, const std::string& agent,
+                                           const std::string& chip, ModelVersion env_version) {
+  require(fs::exists(file), "policies: no " + file.string() + " (the policy of " + agent + " on " +
+                                chip + ": <agent>-<chip>.gnn)");
+  const agents::PolicyFile policy = agents::load_policy(file);
+  require(policy.spec.has_value(),
+          "policies: " + file.string() + " has no policy spec (agent, chip, env version)");
+  const agents::PolicySpec& spec = *policy.spec;
+  const std::string hardware = load_hardware(chip).name;
+  require(spec.agent == agent && spec.hardware == hardware && spec.env_version == env_version,
+          "policies: " + file.string() + " is a policy for " + spec.to_string() +
+              ", not for agent=" + agent +
+              " env_version=" + std::string(version_name(env_version)) + " hardware=" + hardware);
+  try {
+    return agents::parse_node_features(spec.features);
+  } catch (const InputError& e) {
+    throw InputError("generalization: policies: " + file.string() + ": " + e.what());
+  }
+}
+
 // Trains (or reads back) a chip's reward predictor; returns its held-out R².
 double complete_reward_predictor(const GeneralizationConfig& config, const std::string& chip,
-                                 const std::vector<std::string>& workloads, const fs::path& file) {
+                                 const std::vector<std::string>& workloads, const fs::path& file,
+                                 agents::NodeFeatures features) {
   const fs::path record = file.parent_path() / "prediction.yaml";
   if (fs::exists(record)) {
     const YamlInput in(YamlInput::read_file(record), record.string());
@@ -86,6 +110,7 @@ double complete_reward_predictor(const GeneralizationConfig& config, const std::
     c.graphs.push_back(graph);
   }
   c.steps = config.pretrain_steps;
+  c.features = features;
   const RewardPrediction p = pretrain_reward_predictor(c);
   fs::create_directories(file.parent_path());
   agents::save_gnn(file, p.network);
@@ -162,6 +187,8 @@ void GeneralizationConfig::resolve() {
   for (const std::string& p : procedural)
     require(p.rfind("procedural-", 0) == 0,
             "procedural: '" + p + "' is not a procedural workload (procedural-<kind>-s<seed>)");
+  require(policies.empty() || fs::is_directory(policies),
+          "policies: '" + policies + "' is not a folder");
 }
 
 std::string GeneralizationConfig::to_yaml() const {
@@ -179,6 +206,7 @@ std::string GeneralizationConfig::to_yaml() const {
   // Written when they differ from the defaults, so that earlier folders compare equal.
   if (env_options() != GeneralizationConfig().env_options()) out << env_options_yaml();
   if (pretrain) out << "pretrain: true\npretrain_steps: " << pretrain_steps << "\n";
+  if (!policies.empty()) out << "policies: " << yaml_quoted(policies) << "\n";
   return out.str();
 }
 
@@ -201,16 +229,10 @@ GeneralizationReport run_generalization(
     throw InputError(out.string() +
                      ": holds a generalization track with another config (config.yaml); choose "
                      "another --out, or rerun with that config");
-  try {
-    fs::create_directories(out);
-  } catch (const fs::filesystem_error& e) {
-    throw InputError(out.string() + ": cannot create the folder (" + e.code().message() + ")");
-  }
-  write_file_atomically(saved, config.to_yaml());
 
   auto train_config = [&](const std::string& agent, const std::string& workload,
                           const std::string& chip, std::uint64_t budget, std::uint64_t seed,
-                          const fs::path& init_policy) {
+                          const fs::path& init_policy, agents::NodeFeatures features) {
     agents::TrainConfig c;
     static_cast<agents::ScoringEnv&>(c) = config;
     c.agent = agent;
@@ -221,6 +243,7 @@ GeneralizationReport run_generalization(
     c.threads = 1;
     c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
     c.init_policy = init_policy.string();
+    c.features = features;
     c.resolve();
     return c;
   };
@@ -254,23 +277,40 @@ GeneralizationReport run_generalization(
 
   // Phase 1: one chain of segments per (agent, chip), the chains side by side, and with
   // `pretrain` a reward predictor per chip.
+  // With `policies`, a chain has no segments: its policy is given.
   struct Chain {
     std::string agent, chip;
     std::vector<RunTask> segments;
-    fs::path policy() const { return segments.back().folder / "policy.gnn"; }
+    fs::path given;
+    agents::NodeFeatures features = agents::NodeFeatures::observation;
+    fs::path policy() const {
+      return segments.empty() ? given : segments.back().folder / "policy.gnn";
+    }
   };
   std::vector<Chain> chains;
+  std::map<std::string, agents::NodeFeatures> chip_features;  // what its reward predictor reads
   for (const std::string& agent : config.agents)
     for (const std::string& chip : config.chips) {
-      Chain chain{agent, chip, {}};
+      Chain chain{agent, chip, {}, {}, agents::NodeFeatures::observation};
+      if (!config.policies.empty()) {
+        chain.given = fs::path(config.policies) / (agent + "-" + chip + ".gnn");
+        chain.features = given_policy_features(chain.given, agent, chip, config.env_version);
+        const auto [at, fresh] = chip_features.emplace(chip, chain.features);
+        require(fresh || !config.pretrain || at->second == chain.features,
+                "policies: the policies of " + chip +
+                    " read different node features, so no one reward predictor starts them all");
+        chains.push_back(std::move(chain));
+        continue;
+      }
       const fs::path folder = out / "chains" / (agent + "-" + chip);
       for (std::uint64_t round = 0; round < config.rounds; ++round)
         for (const std::string& w : training_workloads(chip)) {
           const std::size_t index = chain.segments.size();
           const fs::path init =
               index == 0 ? fs::path() : chain.segments.back().folder / "policy.gnn";
-          chain.segments.push_back({train_config(agent, w, chip, config.train_budget, index, init),
-                                    folder / (std::to_string(index) + "-" + w), true});
+          chain.segments.push_back(
+              {train_config(agent, w, chip, config.train_budget, index, init, chain.features),
+               folder / (std::to_string(index) + "-" + w), true});
         }
       chains.push_back(std::move(chain));
     }
@@ -292,10 +332,18 @@ GeneralizationReport run_generalization(
                                                            : fs::path();
           run_index[{chain.agent, i.id(), seed, mode}] = runs.size();
           runs.push_back(
-              {train_config(chain.agent, i.workload, chain.chip, config.k, seed, init),
+              {train_config(chain.agent, i.workload, chain.chip, config.k, seed, init,
+                            chain.features),
                out / "runs" / cell_folder_name(chain.agent + "-" + mode_name(mode), i.id(), seed),
                false});
         }
+  // Every input checked (the given policies too): the folder is made.
+  try {
+    fs::create_directories(out);
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(out.string() + ": cannot create the folder (" + e.code().message() + ")");
+  }
+  write_file_atomically(saved, config.to_yaml());
   for (const Chain& c : chains)
     state.total += c.segments.size();
   state.total += runs.size() + (config.pretrain ? config.chips.size() : 0);
@@ -321,8 +369,10 @@ GeneralizationReport run_generalization(
       return;
     }
     const std::string& chip = config.chips[c - chains.size()];
-    r2[c - chains.size()] =
-        complete_reward_predictor(config, chip, training_workloads(chip), predictor_file(chip));
+    const auto features = chip_features.find(chip);
+    r2[c - chains.size()] = complete_reward_predictor(
+        config, chip, training_workloads(chip), predictor_file(chip),
+        features == chip_features.end() ? agents::NodeFeatures::observation : features->second);
     finished("the reward predictor of " + chip);
   });
   for (std::size_t p = 0; p < predictors; ++p)
@@ -358,11 +408,11 @@ GeneralizationReport run_generalization(
       best_known[i.id()] = reference.best_known_speedup;
       all_fast[i.id()] = reference.all_fast_rectified_speedup;
     }
-  auto zero_shot = [&](const nn::Gnn<float>& policy, const SuiteInstance& i) {
+  auto zero_shot = [&](const Chain& chain, const nn::Gnn<float>& policy, const SuiteInstance& i) {
     ZeroShotTarget target = config;
     target.model.workload = i.workload;
     target.model.hardware = i.hardware;
-    return evaluate_zero_shot(policy, target);
+    return evaluate_zero_shot(policy, target, chain.features);
   };
   auto speedup_of = [&](const Chain& chain, const SuiteInstance& i, std::uint64_t seed, Mode m) {
     const CellResult& r = *results[run_index.at({chain.agent, i.id(), seed, m})];
@@ -376,7 +426,7 @@ GeneralizationReport run_generalization(
     for (const std::string& chip : config.chips) {
       CrossHardwareCell cell{chain.agent, chain.chip, chip, {}};
       for (const SuiteInstance& i : instances_on(suite, Split::test, chip)) {
-        const ZeroShotResult& z = placed.emplace(i.id(), zero_shot(policy, i)).first->second;
+        const ZeroShotResult& z = placed.emplace(i.id(), zero_shot(chain, policy, i)).first->second;
         cell.shares.push_back(z.valid ? z.speedup : z.rectified_speedup);
       }
       report.cross_hardware.push_back(cell);

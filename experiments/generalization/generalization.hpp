@@ -17,7 +17,8 @@
 //
 //   config.yaml
 //   chains/<agent>-<chip>/<segment>-<workload>/  each training segment's run folder, with the
-//                                                policy.gnn it ended with
+//                                                policy.gnn it ended with (none with `policies`:
+//                                                the policies are given)
 //   chains/reward-predictor-<chip>/network.gnn   the chip's reward predictor (with `pretrain`)
 //   runs/<agent>-<fine|scratch|pretrained>-<instance>-s<seed>/  the k-evaluation runs
 //   generalization.md, generalization.csv, cross-hardware.csv
@@ -53,6 +54,11 @@ struct GeneralizationConfig : agents::ScoringEnv {
   int jobs = 0;                         // runs at once (0: one per core)
   bool pretrain = false;                // also the runs from a reward predictor
   std::uint64_t pretrain_steps = 1000;  // of the reward predictor (minibatches of 32 mappings)
+  // A folder of trained policies, <agent>-<chip>.gnn (`memplace pretrain`'s, or the shipped
+  // ones): the track places and fine-tunes from them instead of training its chains. Each must
+  // carry a spec naming its agent, chip and the track's env version; its node features are those
+  // of every run of its agent on its chip (fine-tuned, scratch and from the reward predictor).
+  std::string policies;
 
   // Checks every field (agents that can start from a policy, the suite and its chips) and fills
   // in the chips. InputError names the field.

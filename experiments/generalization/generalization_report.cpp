@@ -91,11 +91,17 @@ std::string reached_cell(const Placements& p, std::uint64_t k) {
 std::string generalization_markdown(const GeneralizationConfig& config,
                                     const GeneralizationReport& report) {
   std::ostringstream out;
-  out << "# Generalization track: suite " << config.suite << "\n\n"
-      << "Per agent and chip, one policy trained on the suite's dev instances on that chip and on "
-      << config.procedural.size() << " procedural workloads (" << config.rounds << " round"
-      << (config.rounds == 1 ? "" : "s") << " of " << config.train_budget
-      << " evaluations each), then every test instance on that chip placed **zero-shot** (the "
+  out << "# Generalization track: suite " << config.suite << "\n\n";
+  if (config.policies.empty())
+    out << "Per agent and chip, one policy trained on the suite's dev instances on that chip and "
+           "on "
+        << config.procedural.size() << " procedural workloads (" << config.rounds << " round"
+        << (config.rounds == 1 ? "" : "s") << " of " << config.train_budget << " evaluations each)";
+  else
+    out << "Per agent and chip, the policy " << config.policies
+        << "/<agent>-<chip>.gnn (trained before, its runs reading the node features its spec "
+           "names)";
+  out << ", then every test instance on that chip placed **zero-shot** (the "
          "policy's greedy mapping, rectified where it overflows: one evaluation), **fine-tuned** "
          "(a run of "
       << config.k << " evaluations from the policy) and from **scratch** (the same run from the "

@@ -38,10 +38,13 @@ agents::PolicySpec spec_of(const agents::PolicyFile& file, const ModelSpec& mode
 void check_fits(const std::filesystem::path& path, const agents::PolicySpec& spec,
                 const Hardware& hardware) {
   const std::string trained = path.string() + ": a policy trained for " + spec.to_string();
-  if (spec.features != agents::kObservationFeatures)
+  bool known = false;
+  for (const agents::NodeFeatures f : agents::kNodeFeatureSets)
+    known = known || spec.features == agents::name_of(f);
+  if (!known)
     throw InputError(trained + "; it reads node features '" + spec.features +
-                     "', which this memplace does not compute (it computes '" +
-                     std::string(agents::kObservationFeatures) + "')");
+                     "', which this memplace does not compute (it computes observation and "
+                     "chip-relative)");
   if (!spec.hardware.empty() && spec.hardware != hardware.name)
     throw InputError(trained + "; the model's chip is '" + hardware.name +
                      "': place it with a policy trained for that chip");
@@ -71,7 +74,8 @@ PlaceResult place(const PlaceRequest& request) {
   target.model = model;
   target.set_env_version(r.policy.env_version);
   target.set_env_options({{"invalid", "rectify"}});
-  const ZeroShotResult zero = evaluate_zero_shot(policy.gnn, target);
+  const agents::NodeFeatures features = agents::parse_node_features(r.policy.features);
+  const ZeroShotResult zero = evaluate_zero_shot(policy.gnn, target, features);
   r.simulator = zero.simulator;
   r.zero_shot_valid = zero.valid;
   r.zero_shot_demotions = zero.demotions;
@@ -86,6 +90,7 @@ PlaceResult place(const PlaceRequest& request) {
     config.budget = request.budget;
     config.seed = request.seed;
     config.init_policy = request.policy.string();
+    config.features = features;
     config.resolve();
     // A folder holding another request's fine-tune (another budget, seed, policy or model) is
     // not continued as if it were this one's.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include "agents/nn/gnn_file.hpp"
@@ -11,10 +12,13 @@
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/number_format.hpp"
+#include "base/options.hpp"
 #include "base/text.hpp"
 #include "base/yaml_input.hpp"
 #include "experiments/generalization/transfer.hpp"
+#include "experiments/suite/aggregate_statistics.hpp"
 #include "experiments/table/table_references.hpp"
+#include "experiments/table/table_report.hpp"
 #include "model/inputs/procedural.hpp"
 
 namespace memplace::experiments {
@@ -37,6 +41,25 @@ Done read_progress(const fs::path& file) {
 void write_progress(const fs::path& file, const Done& done) {
   write_file_atomically(file, "segments_done: " + std::to_string(done.segments) +
                                   "\nevaluations: " + std::to_string(done.evaluations) + "\n");
+}
+
+// The validation that scored best so far: segment 0 for none yet.
+struct Best {
+  std::uint64_t segment = 0;
+  double score = 0;
+};
+
+Best read_best(const fs::path& file) {
+  if (!fs::exists(file)) return {};
+  const YamlInput in(YamlInput::read_file(file), file.string());
+  return {in.require(in.root(), "segment", "segment").as<std::uint64_t>(),
+          in.require(in.root(), "score", "score").as<double>()};
+}
+
+void write_best(const fs::path& file, const Best& best) {
+  // In full (%.17g round-trips): a resumed run compares later scores with it.
+  write_file_atomically(file, "segment: " + std::to_string(best.segment) +
+                                  "\nscore: " + format_significant(best.score, 17) + "\n");
 }
 
 // What a validation compares the policy with, per validation workload: computed once a call.
@@ -76,11 +99,13 @@ void PretrainConfig::check() const {
   if (validation.empty()) throw InputError("pretrain: validation: no workload to validate on");
   if (segment_budget == 0) throw InputError("pretrain: segment_budget: must be at least 1");
   if (validate_every == 0) throw InputError("pretrain: validate_every: must be at least 1");
+  resolve_options("agent '" + agent + "'", agents::find_agent(agent).hyperparameters,
+                  hyperparameters);
 }
 
 std::string PretrainConfig::to_yaml() const {
   std::ostringstream out;
-  out << "# memplace pretrain config (docs/place.md#training-across-graphs)\n"
+  out << "# memplace pretrain config (docs/place.md#training-across-graphs-memplace-pretrain)\n"
       << "agent: " << yaml_quoted(agent) << "\n"
       << "hardware: " << yaml_quoted(model.hardware) << "\n"
       << "dev: " << yaml_quoted_list(dev) << "\n"
@@ -92,6 +117,8 @@ std::string PretrainConfig::to_yaml() const {
       << "segment_budget: " << segment_budget << "\n"
       << "validate_every: " << validate_every << "\n"
       << env_version_yaml() << env_options_yaml();
+  if (features != agents::NodeFeatures::observation)
+    out << "features: " << agents::name_of(features) << "\n";
   if (!hyperparameters.empty()) {
     out << "hyperparameters:\n";
     for (const auto& [key, value] : hyperparameters)
@@ -109,10 +136,13 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
   // More segments extend a folder; any other change is another pretraining.
   if (fs::exists(config_file)) {
     const std::string saved = YamlInput::read_file(config_file);
+    // Its lines but the comments and the number of segments.
     const auto without_segments = [](const std::string& yaml) {
-      const auto at = yaml.find("\nsegments: ");
-      return at == std::string::npos ? yaml
-                                     : yaml.substr(0, at) + yaml.substr(yaml.find('\n', at + 1));
+      std::istringstream lines(yaml);
+      std::string kept;
+      for (std::string line; std::getline(lines, line);)
+        if (!line.starts_with("#") && !line.starts_with("segments: ")) kept += line + "\n";
+      return kept;
     };
     if (without_segments(saved) != without_segments(config.to_yaml()))
       throw InputError(config_file.string() +
@@ -133,6 +163,7 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
   fs::create_directories(out / "policies");
   const fs::path progress_file = out / "progress.yaml";
   const fs::path validation_file = out / "validation.csv";
+  const fs::path best_file = out / "best.yaml";
   Done done = read_progress(progress_file);
 
   std::vector<ValidationTarget> targets;
@@ -154,19 +185,31 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
                                                      "zero_shot_speedup,all_fast_rectified_"
                                                      "speedup,bound_speedup\n";
     std::size_t above = 0;
-    double sum = 0;
+    std::vector<double> shares;
     for (const ValidationTarget& v : targets) {
-      const ZeroShotResult zero = evaluate_zero_shot(policy, v.target);
+      const ZeroShotResult zero = evaluate_zero_shot(policy, v.target, config.features);
       above += zero.rectified_speedup > v.all_fast_rectified;
-      sum += zero.rectified_speedup;
+      if (const double share = share_of_gain(zero.rectified_speedup, v.bound); !std::isnan(share))
+        shares.push_back(share);
       rows += std::to_string(done.segments) + "," + std::to_string(done.evaluations) + "," +
               v.target.model.workload + "," + format_fixed(zero.rectified_speedup, 6) + "," +
               format_fixed(v.all_fast_rectified, 6) + "," + format_fixed(v.bound, 6) + "\n";
     }
+    const double score = shares.empty() ? 0.0 : interquartile_mean(shares);
+    // best.gnn, then best.yaml, then the validation's rows (what says it was made): a kill
+    // between them makes it again, with the same outcome.
+    Best best = read_best(best_file);
+    if (best.segment == 0 || score > best.score) {
+      fs::copy_file(policy_after(done.segments), out / "best.gnn",
+                    fs::copy_options::overwrite_existing);
+      best = {done.segments, score};
+      write_best(best_file, best);
+    }
     write_file_atomically(validation_file, rows);
     last_validation = "zero-shot above the all-fast rule on " + std::to_string(above) + " of " +
-                      std::to_string(targets.size()) + ", mean " +
-                      format_fixed(sum / static_cast<double>(targets.size()), 4) + "x";
+                      std::to_string(targets.size()) + ", IQM share of the bound's gain " +
+                      format_fixed(score, 3) + " (best " + format_fixed(best.score, 3) +
+                      " after segment " + std::to_string(best.segment) + ")";
   };
 
   // A kill between a segment's commit and its validation: the validation is made now.
@@ -193,6 +236,7 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
     segment.seed = done.segments;
     segment.threads = 1;
     segment.hyperparameters = config.hyperparameters;
+    segment.features = config.features;
     if (done.segments > 0) segment.init_policy = policy_after(done.segments).string();
     segment.resolve();
     // The running segment's folder: resumed if it is this segment's, else started afresh.

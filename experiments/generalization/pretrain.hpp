@@ -15,6 +15,10 @@
 //   segment/         the running segment's run folder (a killed run resumes it)
 //   validation.csv   segment, evaluations, workload, zero_shot_speedup,
 //                    all_fast_rectified_speedup, bound_speedup
+//   best.gnn         the validated policy whose zero-shot placements scored best: the highest
+//                    IQM over the validation workloads of the share of the bound's gain (the
+//                    first of equals); what `memplace place` should be given
+//   best.yaml        its segment and score
 //
 // Resumable: a rerun continues after the last finished segment, exactly as an uninterrupted run.
 #pragma once
@@ -40,7 +44,8 @@ struct PretrainConfig : agents::ScoringEnv {
   std::uint64_t segments = 100;
   std::uint64_t segment_budget = 500;
   std::uint64_t validate_every = 10;
-  OptionMap hyperparameters;  // the agent's
+  OptionMap hyperparameters;                                          // the agent's
+  agents::NodeFeatures features = agents::NodeFeatures::observation;  // what the policy reads
 
   // The workload of segment `i` (from 0).
   std::string workload_at(std::uint64_t segment) const;

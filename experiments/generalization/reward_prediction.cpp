@@ -5,6 +5,7 @@
 
 #include "agents/nn/adam.hpp"
 #include "agents/nn/graph_batch.hpp"
+#include "agents/node_features.hpp"
 #include "base/errors.hpp"
 #include "base/rng.hpp"
 #include "env/single_step_env.hpp"
@@ -54,7 +55,9 @@ RewardPrediction pretrain_reward_predictor(const RewardPredictionConfig& config)
   for (const agents::ScoringEnv& scoring : config.graphs) {
     Graph g;
     g.env = SingleStepEnv::make(scoring.model, scoring.env_version, scoring.scoring);
-    g.batch = nn::GraphBatch(g.env->reset(0).obs.copy().view());
+    g.batch = nn::GraphBatch(
+        agents::with_node_features(g.env->reset(0).obs.copy(), g.env->simulator(), config.features)
+            .view());
     g.compiler = compiler_mapping(g.env->simulator());
     if (!graphs.empty() &&
         g.env->simulator().num_memories() != graphs.front().env->simulator().num_memories())

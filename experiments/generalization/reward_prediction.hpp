@@ -29,6 +29,8 @@ struct RewardPredictionConfig {
   double learning_rate = 1e-3;
   double reward_scale = 5;  // sac's and egrl's default: targets in their critics' units
   std::uint64_t seed = 0;
+  // The node features the network reads (those of the runs it starts: agents/node_features.hpp).
+  agents::NodeFeatures features = agents::NodeFeatures::observation;
 };
 
 struct RewardPrediction {

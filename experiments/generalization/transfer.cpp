@@ -17,19 +17,23 @@ std::size_t transferred_memory(std::size_t chosen, std::size_t policy_memories,
   return std::min(chosen, target_memories - 2);
 }
 
-ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target) {
+ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target,
+                                  agents::NodeFeatures features) {
   const std::unique_ptr<SingleStepEnv> env =
       SingleStepEnv::make(target.model, target.env_version, target.scoring);
-  const Observation observation = env->reset(0).obs.copy();
-  const nn::GraphBatch batch(observation.view());
   const Simulator& sim = env->simulator();
+  const Observation observation =
+      agents::with_node_features(env->reset(0).obs.copy(), sim, features);
+  const nn::GraphBatch batch(observation.view());
   const nn::GnnConfig& config = policy.config();
   if (config.input_features != batch.num_features())
     throw InputError("the policy reads " + std::to_string(config.input_features) +
                      " node features; " + target.model.workload + " on " + target.model.hardware +
                      " (" + std::string(version_name(target.env_version)) + ") has " +
                      std::to_string(batch.num_features()) +
-                     " (a policy transfers within one env version)");
+                     " (a policy transfers within one env version and node feature set; it was "
+                     "given '" +
+                     std::string(agents::name_of(features)) + "')");
   if (!config.policy_head) throw InputError("the network has no policy head to place tensors with");
   nn::GnnWorkspace<float> ws;
   policy.forward(batch, ws);

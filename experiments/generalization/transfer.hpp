@@ -47,6 +47,9 @@ struct ZeroShotResult {
 // The policy's greedy mapping of the target, scored as it is and rectified. Throws InputError if
 // the workload or the hardware does not load, or if the policy reads another number of node
 // features than the target's observation has (another env version).
-ZeroShotResult evaluate_zero_shot(const nn::Gnn<float>& policy, const ZeroShotTarget& target);
+// `features`: the node features the policy reads (its spec's; agents/node_features.hpp).
+ZeroShotResult evaluate_zero_shot(
+    const nn::Gnn<float>& policy, const ZeroShotTarget& target,
+    agents::NodeFeatures features = agents::NodeFeatures::observation);
 
 }  // namespace memplace::experiments

@@ -3,7 +3,8 @@
 # the Edge TPU's dev instances and a procedural workload, then placing its test instances; the
 # report has a row per test instance and seed, is the same with 1 and 2 jobs and when read back by
 # a rerun; another config in the folder, an agent without a policy and a chip without dev and test
-# instances are refused (exit 2).
+# instances are refused (exit 2); the track from policies trained before (--policies) trains no
+# chain, runs with the policies' features and places as memplace place does.
 #
 # Usage: generalize.sh path/to/memplace   (run from the repository root)
 set -u
@@ -47,6 +48,27 @@ cmp -s <(cut -d, -f1-10 "$work/one/generalization.csv") <(cut -d, -f1-10 "$work/
   fail "extending the folder changed the other runs' results"
 echo "--pretrain extends the folder"
 
+# --policies: the track from policies trained before (memplace pretrain's), no chain trained; every
+# run of the agent reads the policy's node features; the zero-shot placement is memplace place's.
+"$memplace" pretrain --hardware edge-tpu --features chip-relative --segments 2 --segment-budget 40 \
+  --validation-graphs 1 --out "$work/pre" -q > /dev/null || fail "pretrain failed"
+mkdir -p "$work/policies" && cp "$work/pre/best.gnn" "$work/policies/ppo-edge-tpu.gnn"
+from=(generalize --agents ppo --chips edge-tpu -k 30 --seeds 1 -q --policies "$work/policies")
+"$memplace" "${from[@]}" --pretrain --pretrain-steps 20 --out "$work/from" > /dev/null ||
+  fail "the track from given policies failed"
+[ ! -e "$work/from/chains/ppo-edge-tpu" ] || fail "a chain was trained although the policy was given"
+for mode in fine scratch pretrained; do
+  grep -q "features: chip-relative" "$work/from/runs/ppo-$mode-resnet18-b1@edge-tpu-s0/config.yaml" ||
+    fail "the $mode run does not read the policy's features"
+done
+grep -q "init_policy: \"$work/policies/ppo-edge-tpu.gnn\"" \
+  "$work/from/runs/ppo-fine-resnet18-b1@edge-tpu-s0/config.yaml" || fail "the fine-tuned run's start"
+zero=$(awk -F, '$3 == "resnet18-b1@edge-tpu" {print $6}' "$work/from/generalization.csv")
+placed=$("$memplace" place resnet18-b1 --hardware edge-tpu --policy "$work/policies/ppo-edge-tpu.gnn" \
+  --json -o "$work/placed" | /usr/bin/python3 -c 'import json,sys; print("%.6f" % json.load(sys.stdin)["zero_shot_speedup"])')
+[ -n "$zero" ] && [ "$zero" = "$placed" ] || fail "zero-shot $zero in the track, $placed placed"
+echo "the track from given policies"
+
 expect_2() {
   "$memplace" "$@" > "$work/bad.log" 2>&1
   local code=$?
@@ -60,4 +82,10 @@ expected="holds a generalization track with another config" \
 expected="'sa' has no GNN policy" expect_2 generalize --agents sa --out "$work/bad"
 expected="no dev and test instances on 'nowhere'" expect_2 generalize --chips nowhere --out "$work/bad"
 expected="not a procedural workload" expect_2 generalize --procedural resnet50 --out "$work/bad"
+expected="no $work/policies/ppo-nnpi.gnn" expect_2 "${from[@]}" --chips nnpi --out "$work/bad"
+cp "$work/policies/ppo-edge-tpu.gnn" "$work/policies/egrl-edge-tpu.gnn"
+expected="is a policy for agent=ppo" \
+  expect_2 generalize --agents egrl --chips edge-tpu --policies "$work/policies" --out "$work/bad"
+expected="'$work/none' is not a folder" expect_2 generalize --policies "$work/none" --out "$work/bad"
+[ ! -e "$work/bad" ] || fail "a refused track left its folder behind"
 echo "ok"

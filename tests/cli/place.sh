@@ -74,4 +74,16 @@ expect 2 "only --segments may change" "$memplace" pretrain --hardware tpu-v4i --
   --segment-budget 50 --validate-every 2 --validation-graphs 1 --out "$work/pre" -q
 expect 2 "has no GNN policy" "$memplace" pretrain --hardware tpu-v4i --agent greedy-dp --out "$work/y"
 expect 2 "no dev instance" "$memplace" pretrain --hardware no-such-chip --out "$work/y"
+# The chip-relative features: trained with them, the policy says so and places with them.
+expect 0 "trained ppo on 2 segments" "$memplace" pretrain --hardware tpu-v4i --features chip-relative \
+  -p ent_coef=0.01 --segments 2 --segment-budget 64 --validation-graphs 1 --out "$work/pre-rel" -q
+expect 0 "features=chip-relative" \
+  "$memplace" place procedural-cnn-s7 --hardware tpu-v4i --policy "$work/pre-rel/policy.gnn" -o "$work/rel-place"
+expect 0 "Zero-shot transfer" "$memplace" transfer --agent ppo --train resnet50 --to mobilenet-v2 \
+  --budget 64 --env-version v1 --features chip-relative --out "$work/transfer-rel" -q
+expect 0 "features=chip-relative" "$memplace" place mobilenet-v2 --hardware nnpi \
+  --policy "$work/transfer-rel/policy.gnn" -o "$work/rel-place2"
+expect 2 "--features" "$memplace" pretrain --hardware tpu-v4i --features relative --out "$work/y"
+expect 2 "no_such_param" "$memplace" pretrain --hardware tpu-v4i -p no_such_param=1 --out "$work/y"
+expect 2 "invalid" "$memplace" pretrain --hardware tpu-v4i -o invalid=ignore --out "$work/y"
 echo "place: all checks passed"

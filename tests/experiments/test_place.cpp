@@ -25,8 +25,9 @@ struct TrainedPolicy {
   testing::ToyProblem toy = make_toy_problem(dir.path, 3);
   agents::TrainConfig config = testing::toy_config(toy, "ppo", 400, 0);
   std::filesystem::path file = dir.path / "policy.gnn";
-  TrainedPolicy() {
+  explicit TrainedPolicy(agents::NodeFeatures features = agents::NodeFeatures::observation) {
     config.threads = 1;
+    config.features = features;
     agents::Trainer trainer(config, dir.path / "run");
     trainer.run();
     agents::save_gnn(file, *trainer.agent().policy(), agents::policy_spec(config));
@@ -83,6 +84,31 @@ TEST_CASE("place: a fine-tune runs its budget from the policy and never makes it
   CHECK(tuned.speedup == std::max(zero.speedup, tuned.fine_tuned_speedup));
   CHECK(tuned.speedup >= zero.speedup);
   CHECK(tuned.latency_fs == tuned.simulator->evaluate(tuned.mapping).latency_fs);
+}
+
+TEST_CASE("place: a chip-relative policy reads its own features, zero-shot and fine-tuned") {
+  const TrainedPolicy p(agents::NodeFeatures::chip_relative);
+  std::filesystem::create_directories(p.dir.path / "other");
+  const testing::ToyProblem other = make_toy_problem(p.dir.path / "other", 9);
+  experiments::PlaceRequest request = request_for(p, other);
+  const experiments::PlaceResult placed = experiments::place(request);
+  CHECK(placed.policy.features == "chip-relative");
+  experiments::ZeroShotTarget target;
+  target.model.workload = other.workload.string();
+  target.model.hardware = other.hardware.string();
+  target.set_env_version(p.config.env_version);
+  const nn::Gnn<float> policy = agents::load_gnn(p.file);
+  CHECK(placed.mapping ==
+        experiments::evaluate_zero_shot(policy, target, agents::NodeFeatures::chip_relative)
+            .rectified);
+  // Given the observation's features instead, the policy's input width does not match.
+  CHECK_THROWS_WITH_AS(experiments::evaluate_zero_shot(policy, target),
+                       doctest::Contains("given 'observation'"), InputError);
+  request.budget = 100;
+  request.fine_tune_dir = p.dir.path / "fine-tune";
+  const experiments::PlaceResult tuned = experiments::place(request);
+  CHECK(tuned.fine_tune_evaluations == 100);
+  CHECK(tuned.speedup >= placed.speedup);
 }
 
 TEST_CASE("place: a policy for another chip or feature set, or without an agent, is refused") {
