@@ -1,4 +1,5 @@
-// memplace place MODEL --hardware CHIP --policy FILE: a model placed by a trained policy — its
+// memplace place MODEL --hardware CHIP [--policy FILE]: a model placed by a trained policy (by
+// default the one memplace ships for the chip) — its
 // greedy mapping rectified, optionally fine-tuned — against the compiler, the all-fast rule and
 // the bound, written as a mapping file `memplace evaluate` replays (docs/place.md).
 #include <filesystem>
@@ -74,7 +75,7 @@ void run_place(const PlaceCommandOptions& o, Streams io) {
   if (o.json) {
     nlohmann::json doc = {{"workload", sim.workload().name()},
                           {"hardware", sim.hardware().name},
-                          {"policy", o.policy},
+                          {"policy", r.policy_source},
                           {"policy_spec", r.policy_has_spec ? r.policy.to_string() : ""},
                           {"speedup", r.speedup},
                           {"latency_fs", r.latency_fs},
@@ -90,9 +91,9 @@ void run_place(const PlaceCommandOptions& o, Streams io) {
     io.out << doc.dump(2) << "\n";
     return;
   }
-  io.out << sim.workload().name() << " on " << sim.hardware().name << ", placed by " << o.policy
-         << " (" << (r.policy_has_spec ? r.policy.to_string() : "no policy spec: env v1 assumed")
-         << ")\n"
+  io.out << sim.workload().name() << " on " << sim.hardware().name << ", placed by "
+         << r.policy_source << " ("
+         << (r.policy_has_spec ? r.policy.to_string() : "no policy spec: env v1 assumed") << ")\n"
          << "  zero-shot (greedy mapping"
          << (r.zero_shot_valid ? ", fits as placed"
                                : ", rectified: " + std::to_string(r.zero_shot_demotions) +
@@ -123,8 +124,9 @@ void add_place_command(CLI::App& app, Streams io) {
       ->required()
       ->check(kNonEmptyName);
   cmd->add_option("--policy", o->policy,
-                  "The policy: a policy.gnn from memplace transfer or the generalization track")
-      ->required()
+                  "The policy: a policy file (memplace pretrain's best.gnn, transfer's or the "
+                  "track's policy.gnn) or a shipped policy's name; default: the one memplace "
+                  "ships for the chip")
       ->check(kNonEmptyName);
   cmd->add_option("--budget", o->budget,
                   "Fine-tune the policy for this many evaluations first (its agent's run, from "

@@ -50,11 +50,5 @@ foreach(i RANGE 0 ${last} 2)
 endforeach()
 string(APPEND source "}  // namespace memplace\n")
 
-# Only touch the output when it changes, so unrelated reconfigures do not rebuild the library.
-if(EXISTS "${OUT}")
-  file(READ "${OUT}" old)
-  if(old STREQUAL source)
-    return()
-  endif()
-endif()
-file(WRITE "${OUT}" "${source}")
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+write_if_changed("${OUT}" "${source}")

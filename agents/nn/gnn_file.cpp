@@ -77,7 +77,10 @@ void save_gnn(const std::filesystem::path& path, const nn::Gnn<float>& model,
 }
 
 PolicyFile load_policy(const std::filesystem::path& path) {
-  StateReader in = StateReader::load(path);
+  return read_policy(StateReader::load(path));
+}
+
+PolicyFile read_policy(StateReader in) {
   const nn::GnnConfig config = parse_config(in.get_text("gnn.config"), in.source());
   nn::ParameterSet<float> parameters(nn::gnn_layout(config));
   in.get_array_into<float>("gnn.parameters", parameters.values());

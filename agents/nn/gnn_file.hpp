@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "agents/nn/gnn.hpp"
+#include "base/state_archive.hpp"
 #include "model/model_spec.hpp"
 
 namespace memplace::agents {
@@ -47,5 +48,7 @@ struct PolicyFile {
   std::optional<PolicySpec> spec;  // none in files saved without one
 };
 PolicyFile load_policy(const std::filesystem::path& path);
+// The same from an archive's bytes (a shipped policy: agents/shipped_policies.hpp).
+PolicyFile read_policy(StateReader in);
 
 }  // namespace memplace::agents

@@ -1,8 +1,12 @@
 #include "experiments/generalization/place.hpp"
 
+#include <optional>
+
+#include "agents/shipped_policies.hpp"
 #include "agents/training/run_folder.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
+#include "base/text.hpp"
 #include "env/single_step_env.hpp"
 #include "experiments/generalization/transfer.hpp"
 #include "experiments/table/table_references.hpp"
@@ -12,6 +16,8 @@
 
 namespace memplace::experiments {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The policy's spec; for a file saved without one (`memplace transfer` and the track before
 // 2026-11-29), the env version whose observation of the model has the policy's number of node
@@ -35,9 +41,9 @@ agents::PolicySpec spec_of(const agents::PolicyFile& file, const ModelSpec& mode
   return assumed;
 }
 
-void check_fits(const std::filesystem::path& path, const agents::PolicySpec& spec,
+void check_fits(const std::string& source, const agents::PolicySpec& spec,
                 const Hardware& hardware) {
-  const std::string trained = path.string() + ": a policy trained for " + spec.to_string();
+  const std::string trained = source + ": a policy trained for " + spec.to_string();
   bool known = false;
   for (const agents::NodeFeatures f : agents::kNodeFeatureSets)
     known = known || spec.features == agents::name_of(f);
@@ -50,17 +56,43 @@ void check_fits(const std::filesystem::path& path, const agents::PolicySpec& spe
                      "': place it with a policy trained for that chip");
 }
 
+// The policy a request names: a file; else a shipped policy by name; none named, the chip's.
+struct GivenPolicy {
+  agents::PolicyFile file;
+  std::string shipped;  // its name if it is a shipped one
+  std::string source;   // for messages
+};
+
+GivenPolicy given_policy(const fs::path& policy, const Hardware& hardware) {
+  std::string name = policy.string();
+  if (policy.empty()) {
+    const std::optional<std::string> shipped = agents::shipped_policy_for(hardware.name);
+    if (!shipped)
+      throw InputError("no policy ships for the chip '" + hardware.name +
+                       "' (shipped: " + join(agents::shipped_policy_names(), ", ") +
+                       "); give a policy file (--policy)");
+    name = *shipped;
+  }
+  if (policy.empty() || !fs::exists(policy))
+    if (std::optional<agents::PolicyFile> file = agents::load_shipped_policy(name))
+      return {std::move(*file), name, "the shipped policy " + name};
+  return {agents::load_policy(policy), "", policy.string()};
+}
+
 }  // namespace
 
 PlaceResult place(const PlaceRequest& request) {
-  const agents::PolicyFile policy = agents::load_policy(request.policy);
+  const Hardware hardware = load_hardware(request.hardware);
+  const GivenPolicy given = given_policy(request.policy, hardware);
+  const agents::PolicyFile& policy = given.file;
   PlaceResult r;
+  r.policy_source = given.source;
   ModelSpec model;
   model.workload = request.workload;
   model.hardware = request.hardware;
   r.policy = spec_of(policy, model);
   r.policy_has_spec = policy.spec.has_value();
-  check_fits(request.policy, r.policy, load_hardware(request.hardware));
+  check_fits(given.source, r.policy, hardware);
   if (request.budget > 0 && r.policy.agent.empty())
     throw InputError(request.policy.string() +
                      ": the policy records no agent to fine-tune it with (a file saved without "
@@ -89,7 +121,14 @@ PlaceResult place(const PlaceRequest& request) {
     config.agent = r.policy.agent;
     config.budget = request.budget;
     config.seed = request.seed;
-    config.init_policy = request.policy.string();
+    if (given.shipped.empty()) {
+      config.init_policy = request.policy.string();
+    } else {
+      // A run starts from a file: the shipped policy's bytes, beside the run folder.
+      const fs::path file = request.fine_tune_dir.parent_path() / (given.shipped + ".gnn");
+      agents::write_shipped_policy(given.shipped, file);
+      config.init_policy = file.string();
+    }
     config.features = features;
     config.resolve();
     // A folder holding another request's fine-tune (another budget, seed, policy or model) is

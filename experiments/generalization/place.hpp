@@ -22,10 +22,13 @@ namespace memplace::experiments {
 struct PlaceRequest {
   std::string workload;  // a shipped name or a workload YAML file
   std::string hardware;  // a shipped name or a hardware YAML file
+  // A policy file, or the name of a shipped policy (agents/shipped_policies.hpp); empty: the
+  // policy memplace ships for the chip (by its hardware model's name).
   std::filesystem::path policy;
   std::uint64_t budget = 0;  // evaluations of the fine-tune (0: zero-shot only)
   std::uint64_t seed = 0;    // of the fine-tune
-  // The fine-tune's run folder (resumed if it holds one); needed when budget > 0.
+  // The fine-tune's run folder (resumed if it holds one); needed when budget > 0. A shipped
+  // policy it starts from is written beside it first, as <name>.gnn.
   std::filesystem::path fine_tune_dir;
   // Runs the fine-tune's trainer; none: to its end, silently. (The command's shows its progress
   // and stops it, checkpointed, on Ctrl-C.)
@@ -33,6 +36,7 @@ struct PlaceRequest {
 };
 
 struct PlaceResult {
+  std::string policy_source;  // the file, or "the shipped policy ppo-nnpi"
   agents::PolicySpec policy;  // what the policy was trained for (its file's, or as assumed)
   bool policy_has_spec = false;
   Mapping mapping;  // the placement: the better of the zero-shot and the fine-tuned mapping
@@ -52,8 +56,9 @@ struct PlaceResult {
 };
 
 // Throws InputError naming the file or the field: a policy, workload or hardware that does not
-// load; a policy trained for another chip (by its hardware model's name), env version or feature
-// set than the model's; budget > 0 without a fine-tune folder.
+// load; no policy given for a chip memplace ships none for; a policy trained for another chip (by
+// its hardware model's name), env version or feature set than the model's; budget > 0 without a
+// fine-tune folder.
 PlaceResult place(const PlaceRequest& request);
 
 }  // namespace memplace::experiments

@@ -43,6 +43,7 @@ py::dict place_model(const std::string& model, const std::string& hardware,
   py::dict d;
   d["workload"] = sim.workload().name();
   d["hardware"] = sim.hardware().name;
+  d["policy"] = r.policy_source;
   d["policy_spec"] = r.policy_has_spec ? py::object(py::str(r.policy.to_string())) : py::none();
   py::list memories;
   for (const MemoryIndex m : r.mapping)
@@ -72,9 +73,10 @@ py::dict place_model(const std::string& model, const std::string& hardware,
 
 void bind_place(py::module_& m) {
   m.def("place", &place_model, py::arg("model"), py::kw_only(), py::arg("hardware"),
-        py::arg("policy"), py::arg("budget") = 0, py::arg("seed") = 0, py::arg("out") = "",
+        py::arg("policy") = "", py::arg("budget") = 0, py::arg("seed") = 0, py::arg("out") = "",
         py::arg("dims") = std::map<std::string, std::int64_t>{},
-        "Place a model (a workload name, YAML or .onnx file) on a chip with a trained policy: "
+        "Place a model (a workload name, YAML or .onnx file) on a chip with a trained policy (a "
+        "file or a shipped policy's name; default: the one memplace ships for the chip): "
         "its greedy mapping rectified, fine-tuned first for `budget` evaluations; returns the "
         "figures and the mapping (memories per tensor), and with `out` writes mapping.yaml "
         "there (docs/place.md).");

@@ -64,6 +64,18 @@ expect 2 "--dim batch=0" \
 expect 2 "--budget" "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget -1
 touch "$work/file"
 expect 2 "$work/file" "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/file/sub"
+# The policy memplace ships for the chip, by default and by name; none ships for a hardware file
+# of another name.
+expect 0 "placed by the shipped policy ppo-nnpi (agent=ppo env_version=v1 hardware=nnpi" \
+  "$memplace" place "$model" --dim batch=2 --dim sequence=128 --hardware nnpi -o "$work/shipped"
+expect 0 "placed by the shipped policy ppo-nnpi" \
+  "$memplace" place resnet50 --hardware nnpi --policy ppo-nnpi -o "$work/shipped-name"
+expect 0 "fine-tuned (100 evaluations)" \
+  "$memplace" place resnet50 --hardware nnpi --budget 100 -q -o "$work/shipped-fine"
+[ -s "$work/shipped-fine/ppo-nnpi.gnn" ] || fail "the fine-tune's start was not written beside it"
+sed 's/^name: .*/name: my-chip/' workloads/hardware/nnpi.yaml > "$work/my-chip.yaml"
+expect 2 "no policy ships for the chip 'my-chip'" \
+  "$memplace" place resnet50 --hardware "$work/my-chip.yaml" -o "$work/y"
 # memplace pretrain: a short run across graphs gives a policy with its spec, which places.
 expect 0 "trained ppo on 3 segments (300 evaluations)" "$memplace" pretrain --hardware tpu-v4i \
   --segments 3 --segment-budget 100 --validate-every 2 --validation-graphs 1 --out "$work/pre" -q

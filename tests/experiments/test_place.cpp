@@ -1,10 +1,11 @@
 // Placing a model with a trained policy (experiments/generalization/place.hpp): the placement is
 // the policy's greedy mapping rectified, replayed exactly from its mapping file; a fine-tune only
-// improves on it; a policy for another chip or feature set, or a fine-tune of a policy that names
-// no agent, is refused with the file named.
+// improves on it; one policy ships per chip and places by default; a policy for another chip or
+// feature set, or a fine-tune of a policy that names no agent, is refused with the file named.
 #include <doctest/doctest.h>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/shipped_policies.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
 #include "experiments/generalization/place.hpp"
@@ -109,6 +110,41 @@ TEST_CASE("place: a chip-relative policy reads its own features, zero-shot and f
   const experiments::PlaceResult tuned = experiments::place(request);
   CHECK(tuned.fine_tune_evaluations == 100);
   CHECK(tuned.speedup >= placed.speedup);
+}
+
+TEST_CASE("place: one shipped policy per chip, within its size budget, placing by default") {
+  for (const std::string chip : {"nnpi", "edge-tpu", "ipu-gc200", "tpu-v4i"}) {
+    CAPTURE(chip);
+    const std::optional<std::string> name = agents::shipped_policy_for(chip);
+    REQUIRE(name.has_value());
+    const std::optional<agents::PolicyFile> file = agents::load_shipped_policy(*name);
+    REQUIRE(file.has_value());
+    REQUIRE(file->spec.has_value());
+    CHECK(file->spec->agent == "ppo");
+    CHECK(file->spec->hardware == chip);
+    CHECK(file->spec->env_version == ModelVersion::v1);
+    CHECK_NOTHROW(agents::parse_node_features(file->spec->features));
+    // The size budget of a shipped policy (docs/place.md): 256 KiB.
+    CHECK(find_embedded(agents::embedded_policies(), *name)->text.size() <= 256 * 1024);
+  }
+  CHECK_FALSE(agents::shipped_policy_for("toy").has_value());
+
+  // No policy named: the chip's shipped one, as if its bytes were given as a file.
+  TempDir dir;
+  agents::write_shipped_policy("ppo-edge-tpu", dir.path / "ppo-edge-tpu.gnn");
+  experiments::PlaceRequest request;
+  request.workload = "procedural-cnn-s7";
+  request.hardware = "edge-tpu";
+  const experiments::PlaceResult shipped = experiments::place(request);
+  CHECK(shipped.policy_source == "the shipped policy ppo-edge-tpu");
+  request.policy = dir.path / "ppo-edge-tpu.gnn";
+  const experiments::PlaceResult from_file = experiments::place(request);
+  CHECK(from_file.mapping == shipped.mapping);
+  CHECK(from_file.speedup == shipped.speedup);
+  request.hardware = testing::make_toy_problem(dir.path, 1).hardware.string();
+  request.policy.clear();
+  CHECK_THROWS_WITH_AS(experiments::place(request),
+                       doctest::Contains("no policy ships for the chip 'toy'"), InputError);
 }
 
 TEST_CASE("place: a policy for another chip or feature set, or without an agent, is refused") {

@@ -1,7 +1,8 @@
 """memplace.place: a model placed by a trained policy from Python gives what `memplace place`
 gives (the same figures and mapping, for an ONNX model memplace does not ship), writes a mapping
-file `memplace evaluate` replays exactly, and refuses a policy for another chip and misplaced
-arguments with a ValueError naming the cause."""
+file `memplace evaluate` replays exactly, places with the chip's shipped policy when none is
+given, and refuses a policy for another chip and misplaced arguments with a ValueError naming the
+cause."""
 
 import json
 import os
@@ -58,6 +59,14 @@ class PlaceTest(unittest.TestCase):
             self.assertEqual(f.read(), cli_mapping)
         self.assertIn("reproduced exactly",
                       memplace_cli("evaluate", placed["workload_file"], placed["mapping_file"]))
+
+    def test_the_shipped_policy_by_default(self):
+        placed = memplace.place("resnet50", hardware="edge-tpu")
+        self.assertEqual(placed["policy"], "the shipped policy ppo-edge-tpu")
+        self.assertEqual(placed["policy_spec"],
+                         "agent=ppo env_version=v1 hardware=edge-tpu features=observation")
+        by_name = memplace.place("resnet50", hardware="edge-tpu", policy="ppo-edge-tpu")
+        self.assertEqual(by_name["mapping"], placed["mapping"])
 
     def test_refusals_name_the_cause(self):
         with self.assertRaisesRegex(ValueError, "the model's chip is 'edge-tpu'"):
