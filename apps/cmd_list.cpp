@@ -1,12 +1,15 @@
 // memplace list: the shipped workloads, hardware models and suites, and the registered
 // environments and agents with their options.
 #include <algorithm>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "agents/registry.hpp"
+#include "agents/shipped_policies.hpp"
 #include "apps/commands.hpp"
 #include "apps/shared/text_table.hpp"
+#include "base/number_format.hpp"
 #include "base/text.hpp"
 #include "env/registry.hpp"
 #include "model/inputs/hardware.hpp"
@@ -191,13 +194,30 @@ void list_agents(nlohmann::json& doc, std::ostream* text) {
   hyperparameters.print(*text);
 }
 
+// The shipped policies (docs/place.md#the-shipped-policies): what each was trained for.
+void list_policies(nlohmann::json& doc, std::ostream* text) {
+  TextTable policies({"policy", "trained for", "size"});
+  doc["policies"] = nlohmann::json::array();
+  for (const std::string& name : agents::shipped_policy_names()) {
+    const std::optional<agents::PolicyFile> file = agents::load_shipped_policy(name);
+    const std::string spec = file->spec ? file->spec->to_string() : "";
+    const std::size_t bytes = find_embedded(agents::embedded_policies(), name)->text.size();
+    policies.add_row({name, spec, format_bytes(static_cast<double>(bytes))});
+    doc["policies"].push_back({{"name", name}, {"spec", spec}, {"bytes", bytes}});
+  }
+  if (text == nullptr) return;
+  *text << "\nShipped policies (memplace place MODEL --hardware CHIP uses the chip's):\n";
+  policies.print(*text);
+}
+
 }  // namespace
 
 void add_list_command(CLI::App& app, Streams io) {
   auto* cmd = app.add_subcommand(
       "list",
-      "List the shipped workloads, hardware models, suites, environments and agents (with their "
-      "options); with a filter, only the matching environments or a suite's instances");
+      "List the shipped workloads, hardware models, suites, environments, agents (with their "
+      "options) and policies; with a filter, only the matching environments or a suite's "
+      "instances");
   auto json = std::make_shared<bool>(false);
   auto ids_only = std::make_shared<bool>(false);
   auto filter = std::make_shared<EnvFilter>();
@@ -274,6 +294,7 @@ void add_list_command(CLI::App& app, Streams io) {
       list_suites(doc, nullptr);
       list_environments(doc, nullptr, {});
       list_agents(doc, nullptr);
+      list_policies(doc, nullptr);
       io.out << doc.dump(2) << "\n";
       return;
     }
@@ -284,6 +305,7 @@ void add_list_command(CLI::App& app, Streams io) {
     io.out << "\n";
     list_environments(doc, &io.out, {});
     list_agents(doc, &io.out);
+    list_policies(doc, &io.out);
   });
 }
 

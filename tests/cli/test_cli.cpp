@@ -479,6 +479,15 @@ TEST_CASE("list shows the environments grouped, the options of the generic ids, 
     CHECK(agent["has_policy"] == policy);
     CHECK(agent["starts_from_policy"] == (policy && agent["name"] != "ea"));
   }
+  // The shipped policies, one ppo policy per chip, with what each was trained for.
+  std::set<std::string> policies;
+  for (const auto& policy : doc["policies"]) {
+    policies.insert(policy["name"].get<std::string>());
+    CHECK(policy["spec"].get<std::string>().find(" env_version=v1 hardware=") != std::string::npos);
+    CHECK(policy["bytes"].get<std::size_t>() > 0);
+  }
+  for (const char* chip : {"nnpi", "edge-tpu", "ipu-gc200", "tpu-v4i"})
+    CHECK(policies.contains(std::string("ppo-") + chip));
 }
 
 TEST_CASE("check runs the contract and random episodes with options from a file and the line") {
