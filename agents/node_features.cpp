@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, 11> kChipRelativeNames = {
     "output_of_fastest", "output_of_fast",       "output_gain",    "output_gain_share",
     "output_live_time",  "live_output_pressure", "weight_pressure"};
 
-// x / (1 + x): a ratio in [0, inf) onto [0, 1), 1 at one half — the scale of every column here, so
+// x / (1 + x): a ratio in [0, inf) onto [0, 1), a ratio of 1 at 0.5 — the scale of every column, so
 // that "as large as the capacity" or "as long as the compute" reads the same on every chip.
 float squashed(double ratio) {
   if (!(ratio > 0)) return 0.0f;

@@ -94,7 +94,7 @@ PlaceResult place(const PlaceRequest& request) {
   r.policy_has_spec = policy.spec.has_value();
   check_fits(given.source, r.policy, hardware);
   if (request.budget > 0 && r.policy.agent.empty())
-    throw InputError(request.policy.string() +
+    throw InputError(given.source +
                      ": the policy records no agent to fine-tune it with (a file saved without "
                      "a policy spec); place it zero-shot (budget 0)");
   if (request.budget > 0 && request.fine_tune_dir.empty())

@@ -3,6 +3,7 @@
 // agent's network and its policy spec.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -35,6 +36,8 @@ TEST_CASE("node features: chip-relative columns of the toy chain by hand") {
   REQUIRE(g.num_features == 21 + 11);
   CHECK(g.feature_names[21] == "weight_of_fastest");
   CHECK(g.feature_names[31] == "weight_pressure");
+  const auto names = agents::chip_relative_feature_names();
+  CHECK(std::equal(names.begin(), names.end(), g.feature_names.begin() + 21));
   CHECK(g.edges == obs.graph->edges);
   const auto at = [&](std::size_t layer, std::size_t column) {
     return static_cast<double>(g.nodes[layer * g.num_features + column]);
