@@ -112,20 +112,24 @@ TEST_CASE("place: a chip-relative policy reads its own features, zero-shot and f
   CHECK(tuned.speedup >= placed.speedup);
 }
 
-TEST_CASE("place: one shipped policy per chip, within its size budget, placing by default") {
+TEST_CASE(
+    "place: shipped ppo and egrl policies per chip, within their size budget, ppo's by default") {
   for (const std::string chip : {"nnpi", "edge-tpu", "ipu-gc200", "tpu-v4i"}) {
     CAPTURE(chip);
-    const std::optional<std::string> name = agents::shipped_policy_for(chip);
-    REQUIRE(name.has_value());
-    const std::optional<agents::PolicyFile> file = agents::load_shipped_policy(*name);
-    REQUIRE(file.has_value());
-    REQUIRE(file->spec.has_value());
-    CHECK(file->spec->agent == "ppo");
-    CHECK(file->spec->hardware == chip);
-    CHECK(file->spec->env_version == ModelVersion::v1);
-    CHECK_NOTHROW(agents::parse_node_features(file->spec->features));
-    // The size budget of a shipped policy (docs/place.md): 256 KiB.
-    CHECK(find_embedded(agents::embedded_policies(), *name)->text.size() <= 256 * 1024);
+    CHECK(agents::shipped_policy_for(chip) == "ppo-" + chip);
+    for (const std::string agent : {"ppo", "egrl"}) {
+      const std::string name = agent + "-" + chip;
+      CAPTURE(name);
+      const std::optional<agents::PolicyFile> file = agents::load_shipped_policy(name);
+      REQUIRE(file.has_value());
+      REQUIRE(file->spec.has_value());
+      CHECK(file->spec->agent == agent);
+      CHECK(file->spec->hardware == chip);
+      CHECK(file->spec->env_version == ModelVersion::v1);
+      CHECK_NOTHROW(agents::parse_node_features(file->spec->features));
+      // The size budget of a shipped policy (docs/place.md): 256 KiB.
+      CHECK(find_embedded(agents::embedded_policies(), name)->text.size() <= 256 * 1024);
+    }
   }
   CHECK_FALSE(agents::shipped_policy_for("toy").has_value());
 
