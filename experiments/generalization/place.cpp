@@ -44,13 +44,11 @@ agents::PolicySpec spec_of(const agents::PolicyFile& file, const ModelSpec& mode
 void check_fits(const std::string& source, const agents::PolicySpec& spec,
                 const Hardware& hardware) {
   const std::string trained = source + ": a policy trained for " + spec.to_string();
-  bool known = false;
-  for (const agents::NodeFeatures f : agents::kNodeFeatureSets)
-    known = known || spec.features == agents::name_of(f);
-  if (!known)
-    throw InputError(trained + "; it reads node features '" + spec.features +
-                     "', which this memplace does not compute (it computes observation and "
-                     "chip-relative)");
+  try {
+    agents::parse_node_features(spec.features);
+  } catch (const InputError& e) {
+    throw InputError(trained + "; this memplace does not compute its node features: " + e.what());
+  }
   if (!spec.hardware.empty() && spec.hardware != hardware.name)
     throw InputError(trained + "; the model's chip is '" + hardware.name +
                      "': place it with a policy trained for that chip");
