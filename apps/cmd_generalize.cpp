@@ -79,6 +79,11 @@ void add_generalize_command(CLI::App& app, Streams io) {
   cmd->add_option("--seeds", c.seeds, "Seeds of the fine-tuned and scratch runs (0 .. N-1)")
       ->capture_default_str()
       ->transform(whole_number(1, 1000));
+  cmd->add_option("--init-temperature", c.init_temperature,
+                  "The fine-tuned runs start from the policy with its logits divided by this "
+                  "(docs/place.md#fine-tuning)")
+      ->check(CLI::Range(1e-3, 1e3))
+      ->capture_default_str();
   cmd->add_option("-o,--option", o->env_options,
                   "A single-step env option for every run and placement (name=value: invalid, "
                   "reward, memory_time, dynamics, lookahead; docs/agents.md)");

@@ -28,6 +28,7 @@ struct PlaceCommandOptions {
   std::string policy;
   std::uint64_t budget = 0;
   std::uint64_t seed = 0;
+  std::optional<double> init_temperature;
   std::vector<std::string> dims;
   std::string out;
   bool json = false;
@@ -60,6 +61,7 @@ void run_place(const PlaceCommandOptions& o, Streams io) {
   request.policy = o.policy;
   request.budget = o.budget;
   request.seed = o.seed;
+  request.init_temperature = o.init_temperature;
   request.fine_tune_dir = out / "fine-tune";
   request.run_fine_tune = [&](agents::Trainer& trainer) {
     return run_with_progress(trainer, o.quiet || o.json, io.err);
@@ -134,6 +136,10 @@ void add_place_command(CLI::App& app, Streams io) {
       ->transform(whole_number(0, 100'000'000))
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "The fine-tune's seed")->capture_default_str();
+  cmd->add_option("--init-temperature", o->init_temperature,
+                  "The fine-tune starts from the policy with its logits divided by this (default: "
+                  "4 for a ppo policy, 1 for the others; docs/place.md#fine-tuning)")
+      ->check(CLI::Range(1e-3, 1e3));
   cmd->add_option("--dim", o->dims,
                   "With an ONNX model: a symbolic input dimension's value, name=value "
                   "(repeatable; docs/workloads.md, shapes)");

@@ -56,7 +56,8 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (!o.resume.empty()) {
       if (cmd.count("--agent") + cmd.count("--workload") + cmd.count("--budget") +
               cmd.count("--seed") + cmd.count("--config") + cmd.count("-p") + cmd.count("-o") +
-              cmd.count("--env-version") + cmd.count("--init-policy") >
+              cmd.count("--env-version") + cmd.count("--init-policy") +
+              cmd.count("--init-temperature") >
           0)
         throw InputError("--resume continues a run as configured; other run options do not apply");
       return;
@@ -73,6 +74,7 @@ void run_train(TrainCommandOptions& o, const CLI::App& cmd, Streams io) {
     if (cmd.count("--threads")) config.threads = o.config.threads;
     if (cmd.count("--checkpoint-every")) config.checkpoint_every = o.config.checkpoint_every;
     if (cmd.count("--init-policy")) config.init_policy = o.config.init_policy;
+    if (cmd.count("--init-temperature")) config.init_temperature = o.config.init_temperature;
     o.assignments.apply(config);
     out = o.out.empty() ? "runs/" + config.agent + "-" +
                               std::filesystem::path(config.model.workload).stem().string() + "-s" +
@@ -118,6 +120,11 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--init-policy", o->config.init_policy,
                   "Start the agent's GNN from a trained policy.gnn (fine-tuning; egrl, ppo, sac: "
                   "docs/agents.md)");
+  cmd->add_option("--init-temperature", o->config.init_temperature,
+                  "With --init-policy: divide the trained policy's logits by this at the start "
+                  "(above 1 a near-deterministic policy explores again; docs/place.md)")
+      ->check(CLI::Range(1e-3, 1e3))
+      ->capture_default_str();
   cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)")
       ->check(kNonEmptyName);
   cmd->add_option("--config", o->config_file,

@@ -38,6 +38,7 @@ FILE_SETS = [
     ("scripts/slurm-table.sbatch", "test"),  # tests/cli/slurm_script.sh runs it outside Slurm
     ("scripts/pack-figures.sh", "run"),
     ("scripts/train-policies.sh", "run"),
+    ("scripts/fine-tune-validation.py", "run"),
     ("scripts/minimalloc-peer.sh", "peers"),
     ("scripts/python-baselines.sh", "python-agents"),
     ("scripts/table-estimate-check.py", "run"),

@@ -1,6 +1,8 @@
 #include "agents/nn/start_from.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "base/errors.hpp"
 
@@ -33,6 +35,18 @@ std::size_t start_from(const Gnn<float>& trained, Gnn<float>& network) {
     ++copied;
   }
   return copied;
+}
+
+void temper_policy(Gnn<float>& network, double temperature) {
+  if (!(std::isfinite(temperature) && temperature > 0))
+    throw InputError("policy temperature: must be a positive number, not " +
+                     std::to_string(temperature));
+  if (!network.config().policy_head)
+    throw InputError("policy temperature: the network has no policy head");
+  const auto scale = static_cast<float>(1.0 / temperature);
+  for (const char* name : {"policy.out.weight", "policy.out.bias"})
+    for (float& v : network.parameters().tensor(name))
+      v *= scale;
 }
 
 }  // namespace memplace::nn

@@ -15,4 +15,11 @@ namespace memplace::nn {
 // the memories do.
 std::size_t start_from(const Gnn<float>& trained, Gnn<float>& network);
 
+// Divides the policy head's logits by `temperature` (> 0) by scaling its output layer: every
+// tensor's memories keep their order of preference, held less surely for a temperature above 1.
+// A policy trained across graphs ends near-deterministic, and a fine-tune from it samples the same
+// mapping batch after batch; tempered, it explores around it. InputError for a network without a
+// policy head or a temperature that is not a positive number.
+void temper_policy(Gnn<float>& network, double temperature);
+
 }  // namespace memplace::nn

@@ -1,9 +1,11 @@
 #include "agents/training/train_config.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "agents/registry.hpp"
 #include "base/errors.hpp"
+#include "base/number_format.hpp"
 #include "base/text.hpp"
 #include "base/yaml_input.hpp"
 #include "model/inputs/hardware.hpp"
@@ -126,6 +128,10 @@ void TrainConfig::resolve() {
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
   require(init_policy.empty() || info.starts_from_policy,
           "init_policy: agent '" + agent + "' has no GNN to start from a trained policy");
+  require(std::isfinite(init_temperature) && init_temperature >= 1e-3 && init_temperature <= 1e3,
+          "init_temperature: must be in [0.001, 1000]");
+  require(init_temperature == 1 || !init_policy.empty(),
+          "init_temperature: tempers a trained policy, so it needs init_policy");
   require(features == NodeFeatures::observation || info.starts_from_policy,
           "features: agent '" + agent + "' reads the observation as it is (" +
               std::string(name_of(NodeFeatures::chip_relative)) +
@@ -154,6 +160,8 @@ std::string TrainConfig::to_yaml() const {
       << "checkpoint_every: " << checkpoint_every << "\n";
   // Written when set only, so that other runs' configs stay as they were.
   if (!init_policy.empty()) out << "init_policy: " << yaml_quoted(init_policy) << "\n";
+  if (init_temperature != 1)
+    out << "init_temperature: " << format_significant(init_temperature, 17) << "\n";
   if (features != NodeFeatures::observation) out << "features: " << name_of(features) << "\n";
   out << env_options_yaml();
   out << "hyperparameters:" << (hyperparameters.empty() ? " {}" : "") << "\n";
@@ -166,11 +174,11 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   const YamlInput in(text, std::string(origin));
   const YAML::Node& root = in.root();
   in.require_map(root, "config");
-  in.reject_unknown_keys(
-      root,
-      {"agent", "workload", "hardware", "env", "env_version", "budget", "seed", "threads",
-       "checkpoint_every", "init_policy", "features", "env_options", "hyperparameters"},
-      "config");
+  in.reject_unknown_keys(root,
+                         {"agent", "workload", "hardware", "env", "env_version", "budget", "seed",
+                          "threads", "checkpoint_every", "init_policy", "init_temperature",
+                          "features", "env_options", "hyperparameters"},
+                         "config");
   TrainConfig c;
   auto text_field = [&](const char* key, std::string& out) {
     if (const YAML::Node n = in.optional(root, key, key); n.IsDefined()) out = in.string(n, key);
@@ -193,6 +201,8 @@ TrainConfig TrainConfig::parse_yaml(std::string_view text, std::string_view orig
   text_field("hardware", c.model.hardware);
   text_field("env", c.env);
   text_field("init_policy", c.init_policy);
+  if (const YAML::Node n = in.optional(root, "init_temperature", "init_temperature"); n.IsDefined())
+    c.init_temperature = in.positive(n, "init_temperature");
   if (const YAML::Node n = in.optional(root, "features", "features"); n.IsDefined()) {
     try {
       c.features = parse_node_features(in.string(n, "features"));

@@ -61,6 +61,9 @@ struct TrainConfig : ScoringEnv {
   // A policy.gnn to start the agent's GNN from (fine-tuning: agents whose registry entry says
   // starts_from_policy); empty: the usual initialisation.
   std::string init_policy;
+  // The trained policy's logits divided by this at the start (nn::temper_policy): above 1 a
+  // policy that became near-deterministic explores around its mapping again. 1: as trained.
+  double init_temperature = 1;
   // The node features the agent's GNN reads (agents/node_features.hpp): the observation's, or
   // those and the chip-relative columns (agents with a GNN policy only).
   NodeFeatures features = NodeFeatures::observation;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "agents/nn/gnn_file.hpp"
+#include "agents/nn/start_from.hpp"
 #include "agents/node_features.hpp"
 #include "agents/registry.hpp"
 #include "agents/training/run_folder.hpp"
@@ -128,8 +129,11 @@ struct Trainer::State {
     setup.ranks = ranks;
     setup.hyperparameters = config.hyperparameters;
     setup.env = config.env;
-    if (!config.init_policy.empty())
-      setup.initial_policy = std::make_shared<const nn::Gnn<float>>(load_gnn(config.init_policy));
+    if (!config.init_policy.empty()) {
+      nn::Gnn<float> policy = load_gnn(config.init_policy);
+      if (config.init_temperature != 1) nn::temper_policy(policy, config.init_temperature);
+      setup.initial_policy = std::make_shared<const nn::Gnn<float>>(std::move(policy));
+    }
     agent = make_agent(config.agent, setup);
   }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -167,6 +168,8 @@ void GeneralizationConfig::resolve() {
   require(train_budget >= 1 && k >= 1, "train_budget and k: must be at least 1");
   require(rounds >= 1 && rounds <= 100, "rounds: must be in 1..100");
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
+  require(std::isfinite(init_temperature) && init_temperature >= 1e-3 && init_temperature <= 1e3,
+          "init_temperature: must be in [0.001, 1000]");
   require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
   Suite s;
   try {
@@ -201,8 +204,11 @@ std::string GeneralizationConfig::to_yaml() const {
       << "train_budget: " << train_budget << "\n"
       << "rounds: " << rounds << "\n"
       << "k: " << k << "\n"
-      << "seeds: " << seeds << "\n"
-      << env_version_yaml();
+      << "seeds: " << seeds << "\n";
+  // Written when set, so that earlier folders compare equal.
+  if (init_temperature != 1)
+    out << "init_temperature: " << format_significant(init_temperature, 17) << "\n";
+  out << env_version_yaml();
   // Written when they differ from the defaults, so that earlier folders compare equal.
   if (env_options() != GeneralizationConfig().env_options()) out << env_options_yaml();
   if (pretrain) out << "pretrain: true\npretrain_steps: " << pretrain_steps << "\n";
@@ -232,7 +238,8 @@ GeneralizationReport run_generalization(
 
   auto train_config = [&](const std::string& agent, const std::string& workload,
                           const std::string& chip, std::uint64_t budget, std::uint64_t seed,
-                          const fs::path& init_policy, agents::NodeFeatures features) {
+                          const fs::path& init_policy, agents::NodeFeatures features,
+                          double init_temperature = 1) {
     agents::TrainConfig c;
     static_cast<agents::ScoringEnv&>(c) = config;
     c.agent = agent;
@@ -243,6 +250,7 @@ GeneralizationReport run_generalization(
     c.threads = 1;
     c.checkpoint_every = std::max<std::uint64_t>(1, budget / 10);
     c.init_policy = init_policy.string();
+    c.init_temperature = init_temperature;
     c.features = features;
     c.resolve();
     return c;
@@ -333,7 +341,7 @@ GeneralizationReport run_generalization(
           run_index[{chain.agent, i.id(), seed, mode}] = runs.size();
           runs.push_back(
               {train_config(chain.agent, i.workload, chain.chip, config.k, seed, init,
-                            chain.features),
+                            chain.features, mode == Mode::fine ? config.init_temperature : 1.0),
                out / "runs" / cell_folder_name(chain.agent + "-" + mode_name(mode), i.id(), seed),
                false});
         }

@@ -47,10 +47,13 @@ struct GeneralizationConfig : agents::ScoringEnv {
   std::vector<std::string> chips;  // empty: every chip with dev and test instances
   std::vector<std::string> procedural = {"procedural-transformer-s1", "procedural-cnn-s1",
                                          "procedural-random-s1"};
-  std::uint64_t train_budget = 2000;    // evaluations per training segment
-  std::uint64_t rounds = 1;             // passes over the training workloads
-  std::uint64_t k = 1000;               // evaluations of the fine-tuned and scratch runs
-  std::uint64_t seeds = 3;              // of the fine-tuned and scratch runs
+  std::uint64_t train_budget = 2000;  // evaluations per training segment
+  std::uint64_t rounds = 1;           // passes over the training workloads
+  std::uint64_t k = 1000;             // evaluations of the fine-tuned and scratch runs
+  std::uint64_t seeds = 3;            // of the fine-tuned and scratch runs
+  // The fine-tuned runs start from the policy with its logits divided by this
+  // (TrainConfig::init_temperature; docs/place.md, "Fine-tuning"): 1 as trained.
+  double init_temperature = 1;
   int jobs = 0;                         // runs at once (0: one per core)
   bool pretrain = false;                // also the runs from a reward predictor
   std::uint64_t pretrain_steps = 1000;  // of the reward predictor (minibatches of 32 mappings)

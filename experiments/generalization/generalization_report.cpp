@@ -104,15 +104,36 @@ std::string generalization_markdown(const GeneralizationConfig& config,
   out << ", then every test instance on that chip placed **zero-shot** (the "
          "policy's greedy mapping, rectified where it overflows: one evaluation), **fine-tuned** "
          "(a run of "
-      << config.k << " evaluations from the policy) and from **scratch** (the same run from the "
+      << config.k << " evaluations from the policy"
+      << (config.init_temperature == 1
+              ? std::string()
+              : ", its logits divided by " + format_significant(config.init_temperature, 6))
+      << ") and from **scratch** (the same run from the "
       << "usual initialisation), over " << config.seeds << " seed" << (config.seeds == 1 ? "" : "s")
       << ". Shares of the attainable gain, (speedup − 1) / (best known − 1), the best known being "
          "the shipped mapping's or the best placement here; IQM over instances × seeds with its "
-         "95 % stratified-bootstrap interval (docs/table.md#suite-tables).\n\n";
+         "95 % stratified-bootstrap interval (docs/table.md#suite-tables); P(fine-tuned > "
+         "scratch) and the difference of the IQMs (in points of share) with the 95 % interval of "
+         "the same bootstrap, each side's runs resampled within each instance.\n\n";
   const bool pretrained = !report.predictor_r2.empty();
-  auto improvement = [](const RunScores& x, const RunScores& y) {
-    return x.empty() || x.size() != y.size() ? std::string("—")
-                                             : format_fixed(probability_of_improvement(x, y), 2);
+  // P(x > y) and IQM(x) - IQM(y), each with its interval (the stratified independent bootstrap).
+  auto comparable = [](const RunScores& x, const RunScores& y) {
+    return !x.empty() && x.size() == y.size();
+  };
+  auto improvement = [&](const RunScores& x, const RunScores& y) {
+    if (!comparable(x, y)) return std::string("—");
+    const Interval ci = stratified_bootstrap_probability_of_improvement(
+        x, y, kBootstrapResamples, kConfidence, kBootstrapSeed);
+    return format_fixed(probability_of_improvement(x, y), 2) + " [" + format_fixed(ci.low, 2) +
+           ", " + format_fixed(ci.high, 2) + "]";
+  };
+  auto points = [](double share) { return format_fixed(100 * share, 1); };
+  auto difference = [&](const RunScores& x, const RunScores& y) {
+    if (!comparable(x, y)) return std::string("—");
+    const Interval ci =
+        stratified_bootstrap_iqm_difference(x, y, kBootstrapResamples, kConfidence, kBootstrapSeed);
+    const double d = pooled_interquartile_mean(x) - pooled_interquartile_mean(y);
+    return (d > 0 ? "+" : "") + points(d) + " [" + points(ci.low) + ", " + points(ci.high) + "]";
   };
   const std::string k = std::to_string(config.k);
   std::vector<MarkdownTable::Column> columns = {{"agent"},
@@ -120,6 +141,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
                                                 {"fine-tuned (" + k + ")", Right},
                                                 {"scratch (" + k + ")", Right},
                                                 {"P(fine-tuned > scratch)", Right},
+                                                {"fine-tuned − scratch (IQM, points)", Right},
                                                 {"fine-tuned reached scratch's final best", Right}};
   if (pretrained) {
     columns.push_back({"from the reward predictor (" + k + ")", Right});
@@ -133,6 +155,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
                                       iqm_cell(p.fine_tuned),
                                       iqm_cell(p.scratch),
                                       improvement(p.fine_tuned, p.scratch),
+                                      difference(p.fine_tuned, p.scratch),
                                       reached_cell(p, config.k)};
     if (pretrained) {
       cells.push_back(iqm_cell(p.pretrained));
@@ -142,7 +165,7 @@ std::string generalization_markdown(const GeneralizationConfig& config,
   }
   // The baseline is the same for every agent: scored once per instance.
   const std::vector<std::string> agents = agents_of(report);
-  std::vector<std::string> baseline(pretrained ? 8 : 6);
+  std::vector<std::string> baseline(pretrained ? 9 : 7);
   baseline[0] = "*all-fast + rectify*";
   baseline[1] =
       agents.empty() ? "—" : iqm_cell(placements(rows_of(report, agents.front())).all_fast);

@@ -79,6 +79,10 @@ GivenPolicy given_policy(const fs::path& policy, const Hardware& hardware) {
 
 }  // namespace
 
+double default_fine_tune_temperature(const std::string& agent) {
+  return agent == "ppo" ? 4.0 : 1.0;
+}
+
 PlaceResult place(const PlaceRequest& request) {
   const Hardware hardware = load_hardware(request.hardware);
   const GivenPolicy given = given_policy(request.policy, hardware);
@@ -128,6 +132,8 @@ PlaceResult place(const PlaceRequest& request) {
       config.init_policy = file.string();
     }
     config.features = features;
+    config.init_temperature =
+        request.init_temperature.value_or(default_fine_tune_temperature(config.agent));
     config.resolve();
     // A folder holding another request's fine-tune (another budget, seed, policy or model) is
     // not continued as if it were this one's.

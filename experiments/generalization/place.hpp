@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "agents/nn/gnn_file.hpp"
@@ -27,6 +28,9 @@ struct PlaceRequest {
   std::filesystem::path policy;
   std::uint64_t budget = 0;  // evaluations of the fine-tune (0: zero-shot only)
   std::uint64_t seed = 0;    // of the fine-tune
+  // The fine-tune starts from the policy with its logits divided by this
+  // (TrainConfig::init_temperature); none: default_fine_tune_temperature of the policy's agent.
+  std::optional<double> init_temperature;
   // The fine-tune's run folder (resumed if it holds one); needed when budget > 0. A shipped
   // policy it starts from is written beside it first, as <name>.gnn.
   std::filesystem::path fine_tune_dir;
@@ -54,6 +58,11 @@ struct PlaceResult {
   double bound_speedup = 0;                    // no mapping beats it
   std::shared_ptr<const Simulator> simulator;  // the model as it scored the mappings
 };
+
+// The temperature a fine-tune starts a policy of `agent` at unless told: 4 for ppo, chosen on the
+// shipped policies' validation graphs (scripts/fine-tune-validation.py, docs/place.md#fine-tuning);
+// 1 (the policy as trained) for the other agents, where no temperature was tried.
+double default_fine_tune_temperature(const std::string& agent);
 
 // Throws InputError naming the file or the field: a policy, workload or hardware that does not
 // load; no policy given for a chip memplace ships none for; a policy trained for another chip (by

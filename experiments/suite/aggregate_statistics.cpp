@@ -63,25 +63,81 @@ double quantile(std::span<const double> values, double q) {
   return sorted[below] + fraction * (sorted[above] - sorted[below]);
 }
 
-Interval stratified_bootstrap_iqm(const RunScores& scores, int resamples, double confidence,
-                                  std::uint64_t seed) {
+namespace {
+
+void check_bootstrap(int resamples, double confidence) {
   if (resamples < 1) throw std::invalid_argument("bootstrap: at least one resample");
   if (!(confidence > 0 && confidence < 1))
     throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
+}
+
+void check_same_instances(const RunScores& x, const RunScores& y) {
+  if (x.size() != y.size() || x.empty())
+    throw std::invalid_argument("comparing two agents: both need the same instances");
+  (void)pooled_runs(x);  // no instance without runs
+  (void)pooled_runs(y);
+}
+
+// Draw `r` of the bootstrap of one agent's scores (`side` 0) or of the agent it is compared with
+// (`side` 1): one stream per draw and side, so a draw depends on its index only, not on what ran
+// before, and side 0's draws are those of the agent's own interval.
+RunScores resample(const RunScores& scores, std::uint64_t seed, int r, std::uint64_t side) {
+  const auto index = static_cast<std::uint64_t>(r);
+  Rng rng(side == 0 ? derive_seed(seed, {kBootstrapStream, index})
+                    : derive_seed(seed, {kBootstrapStream, index, side}));
+  RunScores out;
+  out.reserve(scores.size());
+  for (const std::vector<double>& runs : scores) {
+    std::vector<double>& drawn = out.emplace_back();
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      drawn.push_back(runs[rng.uniform(runs.size())]);
+  }
+  return out;
+}
+
+Interval percentile_interval(std::vector<double> statistics, double confidence) {
+  return {quantile(statistics, (1 - confidence) / 2), quantile(statistics, (1 + confidence) / 2)};
+}
+
+// The interval of statistic(X*, Y*) over the draws of the independent stratified bootstrap.
+template <typename Statistic>
+Interval paired_bootstrap(const RunScores& x, const RunScores& y, int resamples, double confidence,
+                          std::uint64_t seed, Statistic statistic) {
+  check_bootstrap(resamples, confidence);
+  check_same_instances(x, y);
+  std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(resamples));
+  for (int r = 0; r < resamples; ++r)
+    values.push_back(statistic(resample(x, seed, r, 0), resample(y, seed, r, 1)));
+  return percentile_interval(std::move(values), confidence);
+}
+
+}  // namespace
+
+Interval stratified_bootstrap_iqm(const RunScores& scores, int resamples, double confidence,
+                                  std::uint64_t seed) {
+  check_bootstrap(resamples, confidence);
   (void)pooled_runs(scores);  // no instance without runs
   std::vector<double> iqms;
   iqms.reserve(static_cast<std::size_t>(resamples));
-  std::vector<double> sample;
-  for (int r = 0; r < resamples; ++r) {
-    // One stream per resample: its draws depend on its index only, not on what ran before.
-    Rng rng(derive_seed(seed, {kBootstrapStream, static_cast<std::uint64_t>(r)}));
-    sample.clear();
-    for (const std::vector<double>& runs : scores)
-      for (std::size_t i = 0; i < runs.size(); ++i)
-        sample.push_back(runs[rng.uniform(runs.size())]);
-    iqms.push_back(interquartile_mean(sample));
-  }
-  return {quantile(iqms, (1 - confidence) / 2), quantile(iqms, (1 + confidence) / 2)};
+  for (int r = 0; r < resamples; ++r)
+    iqms.push_back(pooled_interquartile_mean(resample(scores, seed, r, 0)));
+  return percentile_interval(std::move(iqms), confidence);
+}
+
+Interval stratified_bootstrap_iqm_difference(const RunScores& x, const RunScores& y, int resamples,
+                                             double confidence, std::uint64_t seed) {
+  return paired_bootstrap(x, y, resamples, confidence, seed, [](const auto& a, const auto& b) {
+    return pooled_interquartile_mean(a) - pooled_interquartile_mean(b);
+  });
+}
+
+Interval stratified_bootstrap_probability_of_improvement(const RunScores& x, const RunScores& y,
+                                                         int resamples, double confidence,
+                                                         std::uint64_t seed) {
+  return paired_bootstrap(x, y, resamples, confidence, seed, [](const auto& a, const auto& b) {
+    return probability_of_improvement(a, b);
+  });
 }
 
 double probability_of_improvement(const RunScores& x, const RunScores& y) {

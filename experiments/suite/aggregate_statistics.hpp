@@ -47,6 +47,17 @@ struct Interval {
 Interval stratified_bootstrap_iqm(const RunScores& scores, int resamples, double confidence,
                                   std::uint64_t seed);
 
+// The same bootstrap for comparing two agents on the same instances (rliable's stratified
+// independent bootstrap): each draw resamples every instance's runs of X and, independently, of Y,
+// within the instance. Intervals of IQM(X) - IQM(Y) and of P(X > Y) (below). X's draws are those
+// stratified_bootstrap_iqm makes for X alone under the same seed. std::invalid_argument when X and
+// Y do not have the same instances.
+Interval stratified_bootstrap_iqm_difference(const RunScores& x, const RunScores& y, int resamples,
+                                             double confidence, std::uint64_t seed);
+Interval stratified_bootstrap_probability_of_improvement(const RunScores& x, const RunScores& y,
+                                                         int resamples, double confidence,
+                                                         std::uint64_t seed);
+
 // P(X > Y): for each instance, the probability that a run of X scores above a run of Y (ties
 // count one half: the Mann-Whitney U statistic over the pairs of runs), averaged over instances.
 // X and Y must have the same instances. Throws std::invalid_argument otherwise.

@@ -2,6 +2,7 @@
 // by a trained policy, as `memplace place` places it.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "base/errors.hpp"
@@ -18,7 +19,8 @@ namespace fs = std::filesystem;
 
 py::dict place_model(const std::string& model, const std::string& hardware,
                      const std::string& policy, std::uint64_t budget, std::uint64_t seed,
-                     const std::string& out, const std::map<std::string, std::int64_t>& dims) {
+                     const std::string& out, const std::map<std::string, std::int64_t>& dims,
+                     std::optional<double> init_temperature) {
   const bool onnx = fs::path(model).extension() == ".onnx";
   if (!onnx && !dims.empty()) throw InputError("dims is for ONNX models; " + model + " is not one");
   if ((onnx || budget > 0) && out.empty())
@@ -33,6 +35,7 @@ py::dict place_model(const std::string& model, const std::string& hardware,
   request.policy = policy;
   request.budget = budget;
   request.seed = seed;
+  request.init_temperature = init_temperature;
   if (budget > 0) request.fine_tune_dir = fs::path(out) / "fine-tune";
   experiments::PlaceResult r;
   {
@@ -75,9 +78,12 @@ void bind_place(py::module_& m) {
   m.def("place", &place_model, py::arg("model"), py::kw_only(), py::arg("hardware"),
         py::arg("policy") = "", py::arg("budget") = 0, py::arg("seed") = 0, py::arg("out") = "",
         py::arg("dims") = std::map<std::string, std::int64_t>{},
+        py::arg("init_temperature") = py::none(),
         "Place a model (a workload name, YAML or .onnx file) on a chip with a trained policy (a "
         "file or a shipped policy's name; default: the one memplace ships for the chip): "
-        "its greedy mapping rectified, fine-tuned first for `budget` evaluations; returns the "
+        "its greedy mapping rectified, fine-tuned first for `budget` evaluations (from the policy "
+        "with its logits divided by `init_temperature`; None: 4 for ppo, 1 for the others); "
+        "returns the "
         "figures and the mapping (memories per tensor), and with `out` writes mapping.yaml "
         "there (docs/place.md).");
 }

@@ -62,6 +62,10 @@ expect 2 "--dim is for ONNX models" \
 expect 2 "--dim batch=0" \
   "$memplace" place "$model" --hardware nnpi --policy "$policy" --dim batch=0 -o "$work/x"
 expect 2 "--budget" "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget -1
+expect 2 "--init-temperature" \
+  "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget 5 --init-temperature 0
+expect 2 "init_temperature: tempers a trained policy, so it needs init_policy" \
+  "$memplace" train --agent ppo --budget 5 --init-temperature 2 -q --out "$work/lone"
 touch "$work/file"
 expect 2 "$work/file" "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/file/sub"
 # The policy memplace ships for the chip, by default and by name; none ships for a hardware file

@@ -86,5 +86,42 @@ TEST_CASE("statistics: the bootstrap is a function of its seed, and its interval
   CHECK_THROWS_AS(stratified_bootstrap_iqm(scores, 10, 1.0, 1), std::invalid_argument);
 }
 
+TEST_CASE("statistics: the intervals of a comparison resample each side within instances") {
+  // Every run of X beats every run of Y and no resample can change either pool: IQM(X) = mean of
+  // the middle {1, 3} = 2, IQM(Y) = 0.5, so the difference is 1.5 and P(X > Y) is 1 in every draw.
+  const RunScores x = {{1, 1}, {3, 3}};
+  const RunScores y = {{0, 0}, {1, 1}};
+  const Interval difference = stratified_bootstrap_iqm_difference(x, y, 500, 0.95, 5);
+  CHECK(difference.low == 1.5);
+  CHECK(difference.high == 1.5);
+  const Interval p = stratified_bootstrap_probability_of_improvement(x, y, 500, 0.95, 5);
+  CHECK(p.low == 1.0);
+  CHECK(p.high == 1.0);
+  // One instance, X's runs {0, 10} against Y's {5, 5}: a draw of X has IQM 0, 5 or 10 (with
+  // probabilities 1/4, 1/2, 1/4) and wins 0, 1/2 or 1 of its pairs, so the 95 % intervals are
+  // [-5, 5] and [0, 1], the 40 % ones a point.
+  const RunScores spread = {{0, 10}};
+  const RunScores flat = {{5, 5}};
+  const Interval wide = stratified_bootstrap_iqm_difference(spread, flat, 4000, 0.95, 3);
+  CHECK(wide.low == -5.0);
+  CHECK(wide.high == 5.0);
+  const Interval middle = stratified_bootstrap_iqm_difference(spread, flat, 4000, 0.40, 3);
+  CHECK(middle.low == 0.0);
+  CHECK(middle.high == 0.0);
+  const Interval p_wide =
+      stratified_bootstrap_probability_of_improvement(spread, flat, 4000, 0.95, 3);
+  CHECK(p_wide.low == 0.0);
+  CHECK(p_wide.high == 1.0);
+  // The two sides draw independently: an agent against itself is not a point at 0.
+  const Interval self = stratified_bootstrap_iqm_difference(spread, spread, 4000, 0.95, 3);
+  CHECK(self.low == -10.0);
+  CHECK(self.high == 10.0);
+  CHECK_THROWS_AS(stratified_bootstrap_iqm_difference(x, spread, 10, 0.95, 1),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(stratified_bootstrap_probability_of_improvement(x, {{1}, {}}, 10, 0.95, 1),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(stratified_bootstrap_iqm_difference(x, y, 10, 0.0, 1), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace memplace::experiments

@@ -85,6 +85,19 @@ TEST_CASE("place: a fine-tune runs its budget from the policy and never makes it
   CHECK(tuned.speedup == std::max(zero.speedup, tuned.fine_tuned_speedup));
   CHECK(tuned.speedup >= zero.speedup);
   CHECK(tuned.latency_fs == tuned.simulator->evaluate(tuned.mapping).latency_fs);
+  // A ppo policy is fine-tuned from its logits divided by 4 unless told otherwise (the run's
+  // config records it, so the same request resumes it and another temperature is refused).
+  CHECK(experiments::default_fine_tune_temperature("ppo") == 4);
+  CHECK(experiments::default_fine_tune_temperature("egrl") == 1);
+  CHECK(agents::TrainConfig::load(p.dir.path / "fine-tune" / "config.yaml").init_temperature == 4);
+  request.init_temperature = 2;
+  CHECK_THROWS_WITH_AS(experiments::place(request), doctest::Contains("another request"),
+                       InputError);
+  request.fine_tune_dir = p.dir.path / "fine-tune-t2";
+  const experiments::PlaceResult warmer = experiments::place(request);
+  CHECK(agents::TrainConfig::load(p.dir.path / "fine-tune-t2" / "config.yaml").init_temperature ==
+        2);
+  CHECK(warmer.speedup >= zero.speedup);
 }
 
 TEST_CASE("place: a chip-relative policy reads its own features, zero-shot and fine-tuned") {

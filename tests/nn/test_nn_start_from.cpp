@@ -4,11 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "agents/nn/gnn_file.hpp"
 #include "agents/nn/start_from.hpp"
 #include "agents/training/trainer.hpp"
 #include "base/errors.hpp"
+#include "env/registry.hpp"
 #include "model/inputs/mapping.hpp"
 #include "tests/support/agent_harness.hpp"
 
@@ -69,6 +71,32 @@ TEST_CASE("start from: another trunk or another number of memories is refused") 
   CHECK(nn::start_from(trained, critic) == 2 + 8);
 }
 
+TEST_CASE("start from: a tempered policy's logits are the trained ones over the temperature") {
+  const auto env = make("memplace/single-step/resnet50-v0");
+  const nn::GraphBatch batch(env->reset(0).obs);
+  nn::GnnConfig config = trunk(true, true, false);
+  config.input_features = batch.num_features();
+  const nn::Gnn<float> trained(config, 5);
+  nn::Gnn<float> tempered = trained;
+  nn::temper_policy(tempered, 4);
+  nn::GnnWorkspace<float> a, b;
+  trained.forward(batch, a);
+  tempered.forward(batch, b);
+  REQUIRE(a.logits().size() == b.logits().size());
+  for (std::size_t i = 0; i < a.logits().size(); ++i)
+    CHECK(b.logits()[i] == doctest::Approx(a.logits()[i] / 4).epsilon(1e-5));
+  // The trunk and the value head are untouched.
+  CHECK(same_tensor(trained, tempered, "encoder.weight"));
+  CHECK(same_tensor(trained, tempered, "policy.hidden.weight"));
+  CHECK(same_tensor(trained, tempered, "value.out.weight"));
+  CHECK_FALSE(same_tensor(trained, tempered, "policy.out.weight"));
+  nn::Gnn<float> critic(trunk(false, false, true), 6);
+  CHECK_THROWS_WITH_AS(nn::temper_policy(critic, 2), doctest::Contains("no policy head"),
+                       InputError);
+  CHECK_THROWS_AS(nn::temper_policy(tempered, 0), InputError);
+  CHECK_THROWS_AS(nn::temper_policy(tempered, std::nan("")), InputError);
+}
+
 TEST_CASE("start from: a ppo run from a policy first proposes that policy's greedy mapping") {
   testing::TempDir dir;
   const testing::ToyProblem toy = testing::make_toy_problem(dir.path, 6);
@@ -94,6 +122,27 @@ TEST_CASE("start from: a ppo run from a policy first proposes that policy's gree
                    policy.parameters().values().begin(), policy.parameters().values().end()));
   CHECK(agents::TrainConfig::load(dir.path / "fine" / "config.yaml").init_policy ==
         fine.init_policy);  // a resumed run is built as it was
+  // Tempered, it starts from the same policy with its logits divided (the output layer scaled).
+  agents::TrainConfig warm = fine;
+  warm.init_temperature = 4;
+  agents::Trainer tempered(warm, dir.path / "tempered");
+  nn::Gnn<float> expected = policy;
+  nn::temper_policy(expected, 4);
+  const nn::Gnn<float> held = *tempered.agent().policy();
+  CHECK(std::equal(held.parameters().values().begin(), held.parameters().values().end(),
+                   expected.parameters().values().begin(), expected.parameters().values().end()));
+  CHECK(agents::TrainConfig::load(dir.path / "tempered" / "config.yaml").init_temperature == 4);
+  CHECK(agents::TrainConfig::load(dir.path / "fine" / "config.yaml")
+            .to_yaml()
+            .find("init_temperature") == std::string::npos);  // written only when set
+  agents::TrainConfig lone = config;
+  lone.init_temperature = 2;
+  CHECK_THROWS_WITH_AS(lone.resolve(), doctest::Contains("init_temperature: tempers a trained"),
+                       InputError);
+  lone.init_policy = fine.init_policy;
+  lone.init_temperature = 0;
+  CHECK_THROWS_WITH_AS(lone.resolve(), doctest::Contains("init_temperature: must be in"),
+                       InputError);
   // Without it, the same seed starts elsewhere.
   agents::TrainConfig scratch = fine;
   scratch.init_policy.clear();

@@ -68,6 +68,21 @@ class PlaceTest(unittest.TestCase):
         by_name = memplace.place("resnet50", hardware="edge-tpu", policy="ppo-edge-tpu")
         self.assertEqual(by_name["mapping"], placed["mapping"])
 
+    def test_a_fine_tune_at_a_temperature_matches_the_cli(self):
+        out = os.path.join(self.dir.name, "warm-py")
+        placed = memplace.place("resnet50", hardware="nnpi", policy=self.policy, budget=64,
+                                out=out, init_temperature=2)
+        cli = json.loads(memplace_cli(
+            "place", "resnet50", "--hardware", "nnpi", "--policy", self.policy, "--budget", "64",
+            "--init-temperature", "2", "-o", os.path.join(self.dir.name, "warm-cli"), "--json",
+            "-q"))
+        self.assertEqual(placed["fine_tuned_speedup"], cli["fine_tuned_speedup"])
+        with open(os.path.join(out, "fine-tune", "config.yaml")) as f:
+            self.assertIn("init_temperature: 2\n", f.read())
+        with self.assertRaisesRegex(ValueError, "init_temperature: must be in"):
+            memplace.place("resnet50", hardware="nnpi", policy=self.policy, budget=8,
+                           out=os.path.join(self.dir.name, "cold"), init_temperature=-1)
+
     def test_refusals_name_the_cause(self):
         with self.assertRaisesRegex(ValueError, "the model's chip is 'edge-tpu'"):
             memplace.place("resnet50", hardware="edge-tpu", policy=self.policy)
