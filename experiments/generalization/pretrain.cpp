@@ -69,6 +69,23 @@ struct ValidationTarget {
   double bound = 0;
 };
 
+// The run of segment `k` (from 0), started from `init_policy` (none for the first).
+agents::TrainConfig segment_config(const PretrainConfig& config, std::uint64_t k,
+                                   const fs::path& init_policy) {
+  agents::TrainConfig segment;
+  static_cast<agents::ScoringEnv&>(segment) = config;
+  segment.model.workload = config.workload_at(k);
+  segment.agent = config.agent;
+  segment.budget = config.segment_budget;
+  segment.seed = k;
+  segment.threads = 1;
+  segment.hyperparameters = config.hyperparameters;
+  segment.features = config.features;
+  segment.init_policy = init_policy.string();
+  segment.resolve();
+  return segment;
+}
+
 }  // namespace
 
 PretrainConfig::PretrainConfig() {
@@ -131,7 +148,25 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
                             const std::function<void(const PretrainProgress&)>& progress,
                             const std::function<bool()>& stop) {
   config.check();
-  fs::create_directories(out);
+  // Every input checked before the folder is made (a hyperparameter or env option the agent
+  // refuses, a validation workload that does not load), so that a refused command leaves no
+  // config.yaml that would refuse the corrected one.
+  (void)agents::check_runnable(segment_config(config, 0, {}));
+  std::vector<ValidationTarget> targets;
+  for (const std::string& w : config.validation) {
+    ValidationTarget v;
+    static_cast<agents::ScoringEnv&>(v.target) = config;
+    v.target.model.workload = w;
+    const WorkloadReference ref = workload_reference(v.target.model);
+    v.all_fast_rectified = ref.all_fast_rectified_speedup;
+    v.bound = ref.bound_speedup;
+    targets.push_back(std::move(v));
+  }
+  try {
+    fs::create_directories(out);
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(out.string() + ": cannot create the folder (" + e.code().message() + ")");
+  }
   const fs::path config_file = out / "config.yaml";
   // More segments extend a folder; any other change is another pretraining.
   if (fs::exists(config_file)) {
@@ -166,16 +201,6 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
   const fs::path best_file = out / "best.yaml";
   Done done = read_progress(progress_file);
 
-  std::vector<ValidationTarget> targets;
-  for (const std::string& w : config.validation) {
-    ValidationTarget v;
-    static_cast<agents::ScoringEnv&>(v.target) = config;
-    v.target.model.workload = w;
-    const WorkloadReference ref = workload_reference(v.target.model);
-    v.all_fast_rectified = ref.all_fast_rectified_speedup;
-    v.bound = ref.bound_speedup;
-    targets.push_back(std::move(v));
-  }
   std::string last_validation;
   // Places the validation workloads with the policy as it is after `segments` segments.
   const auto validate = [&] {
@@ -228,17 +253,8 @@ PretrainResult run_pretrain(const PretrainConfig& config, const fs::path& out,
       result.interrupted = true;
       break;
     }
-    agents::TrainConfig segment;
-    static_cast<agents::ScoringEnv&>(segment) = config;
-    segment.model.workload = config.workload_at(done.segments);
-    segment.agent = config.agent;
-    segment.budget = config.segment_budget;
-    segment.seed = done.segments;
-    segment.threads = 1;
-    segment.hyperparameters = config.hyperparameters;
-    segment.features = config.features;
-    if (done.segments > 0) segment.init_policy = policy_after(done.segments).string();
-    segment.resolve();
+    const agents::TrainConfig segment = segment_config(
+        config, done.segments, done.segments > 0 ? policy_after(done.segments) : fs::path());
     // The running segment's folder: resumed if it is this segment's, else started afresh.
     const fs::path folder = out / "segment";
     const agents::RunFolder run{folder};

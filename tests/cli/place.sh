@@ -90,6 +90,10 @@ expect 2 "only --segments may change" "$memplace" pretrain --hardware tpu-v4i --
   --segment-budget 50 --validate-every 2 --validation-graphs 1 --out "$work/pre" -q
 expect 2 "has no GNN policy" "$memplace" pretrain --hardware tpu-v4i --agent greedy-dp --out "$work/y"
 expect 2 "no dev instance" "$memplace" pretrain --hardware no-such-chip --out "$work/y"
+# A value the agent or the env refuses leaves no folder whose config would refuse the corrected one.
+expect 2 "hyperparameter lr=abc" "$memplace" pretrain --hardware tpu-v4i -p lr=abc --out "$work/typo"
+expect 2 "option 'invalid'" "$memplace" pretrain --hardware tpu-v4i -o invalid=xx --out "$work/typo"
+[ ! -e "$work/typo" ] || fail "a refused pretrain left $work/typo behind: $(ls "$work/typo")"
 # The chip-relative features: trained with them, the policy says so and places with them.
 expect 0 "trained ppo on 2 segments" "$memplace" pretrain --hardware tpu-v4i --features chip-relative \
   -p ent_coef=0.01 --segments 2 --segment-budget 64 --validation-graphs 1 --out "$work/pre-rel" -q
