@@ -409,6 +409,7 @@ class Skyline {
     bool ok;
     if (frame.next < frame.candidates.size()) {
       frame.trying = frame.candidates[frame.next++];
+      ++placed_buffers_;
       ok = place(frame.trying, frame.floor, depth);
     } else {
       frame.rose = true;
@@ -459,7 +460,7 @@ class Skyline {
     while (depth >= 0) {
       depth_ = depth;
       Frame& frame = frames_[depth];
-      if (frame.trying >= 0) placed_[frame.trying] = 0;
+      if (frame.trying >= 0) placed_[frame.trying] = 0, --placed_buffers_;
       frame.trying = -1;
       trail_.undo(frame.mark);
       if (frame.rose) {
@@ -472,13 +473,15 @@ class Skyline {
         else if (resume >= 0)
           frames_[resume].conflict.add_below(resume);
         for (int d = depth - 1; d > resume; --d)
-          if (frames_[d].trying >= 0) placed_[frames_[d].trying] = 0, frames_[d].trying = -1;
+          if (frames_[d].trying >= 0)
+            placed_[frames_[d].trying] = 0, frames_[d].trying = -1, --placed_buffers_;
         if (resume >= 0 && depth < recorded_depths_)
           frames_[resume].conflict.add(frame.conflict.words());
         depth = resume;
         continue;
       }
-      if (!meter_.tick(depth + 1)) return SearchOutcome::limit;
+      // Decisions (the depth) are placements and rises; the meter counts buffers placed.
+      if (!meter_.tick(placed_buffers_ + 1)) return SearchOutcome::limit;
       if (!branch(frame, depth)) continue;
       section = next_section();
       if (section < 0) return SearchOutcome::packed;
@@ -509,6 +512,7 @@ class Skyline {
   std::vector<std::int64_t> touches_;
   std::vector<std::int64_t> lowest_;  // per buffer, its lowest offset (unplaced buffers)
   std::vector<char> placed_;
+  int placed_buffers_ = 0;  // buffers placed by the decisions on the stack (rises place none)
   std::vector<std::int64_t> offset_;
   std::vector<const OffsetSet*> feasible_;  // per buffer, or empty: no sets given
   detail::Trail trail_;
