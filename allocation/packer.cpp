@@ -4,9 +4,11 @@
 #include <chrono>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/greedy_packing.hpp"
+#include "allocation/phantom_holes.hpp"
 #include "allocation/skyline_search.hpp"
 
 namespace memplace::allocation {
@@ -60,9 +62,16 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   };
   // Computed once: the sets are the same for the problem and its time-reversed twin.
   std::optional<std::vector<OffsetSet>> feasible;
-  enum class Run { offset_order, skyline, skyline_reversed };
+  enum class Run { offset_order, skyline, skyline_reversed, holes };
+  // With spare bytes, after each round's runs: as many more guesses of the holes as the round
+  // before, each a skyline run on the problem made full (phantom_holes.hpp). Not in cost model
+  // v2's portfolio, whose verdicts stay as measured.
+  HoleDecompositions decompositions[] = {{problem, HoleRule::whole_first},
+                                         {problem, HoleRule::split_first}};
+  const bool guess_holes = portfolio == Portfolio::latest && decompositions[0].applicable();
+  std::uint64_t guess = 0;
   std::uint64_t spent = 0;
-  for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round)
+  for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round) {
     for (const Run run : {Run::offset_order, Run::skyline, Run::skyline_reversed})
       for (const RankOrder order : orders) {
         const double seconds_left =
@@ -95,6 +104,43 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           return r;
         }
       }
+    if (!guess_holes) continue;
+    // Each rule's next 2^(round - 1) guesses, alternately.
+    const std::uint64_t guesses = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
+    for (std::uint64_t k = 0; k < guesses; ++k) {
+      std::optional<std::vector<Buffer>> holes = decompositions[k % 2].next();
+      if (!holes) holes = decompositions[(k + 1) % 2].next();
+      if (!holes) break;
+      ++guess;
+      const Problem full = with_holes(problem, *holes);
+      const double seconds_left =
+          limits.seconds -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::uint64_t run_budget = budget;
+      if (limits.placements > 0) run_budget = std::min(run_budget, limits.placements - spent);
+      ExactSearchResult r =
+          skyline_search(full, {seconds_left, run_budget}, RankOrder::busiest_section, {}, 0,
+                         feasible_offsets(full));
+      spent += r.nodes;
+      const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < run_budget;
+      if (r.outcome == SearchOutcome::packed) {
+        r.offsets.resize(problem.buffers.size());  // the holes dropped
+        method = "skyline search on phantom holes (guess " + std::to_string(guess) + ", round " +
+                 std::to_string(round) + ")";
+        r.nodes = spent;
+        return r;
+      }
+      // A full problem that cannot be packed says nothing of the original: the next guess.
+      if (out_of_time || (limits.placements > 0 && spent >= limits.placements)) {
+        r.outcome = SearchOutcome::limit;
+        r.offsets.clear();
+        method = "phantom holes (guess " + std::to_string(guess) + ", round " +
+                 std::to_string(round) + ")";
+        r.nodes = spent;
+        return r;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -23,9 +23,9 @@ row() {  # row NAME FILE CAPACITY
   buffers=$(sed -n 's/.*: \([0-9]*\) buffers,.*/\1/p' "$log")
   over=$(sed -n 's/.*(\(-\{0,1\}[0-9.]* %\) over the capacity).*/\1/p' "$log" | head -1)
   if grep -qE "packed by (exact|skyline) search" "$log"; then
-    verdict="packed ($(sed -nE 's/.*packed by (exact|skyline) search \(([^)]*)\).*/\1 search: \2/p' "$log"))"
+    verdict="packed ($(sed -nE 's/.*packed by ((exact|skyline) search[^(]*) \(([^)]*)\).*/\1: \3/p' "$log"))"
     placements=$(sed -n 's/.* s (\([0-9]*\) placements).*/\1/p' "$log")
-    seconds=$(sed -nE 's/.*packed by (exact|skyline) search \([^)]*\) in ([0-9.]*) s.*/\2/p' "$log")
+    seconds=$(sed -nE 's/.*packed by (exact|skyline) search[^(]*\([^)]*\) in ([0-9.]*) s.*/\2/p' "$log")
   elif grep -q "packed by" "$log"; then
     verdict="(greedy packed it)"; placements=0
     seconds=$(sed -n 's/.*in \([0-9.]*\) s.*/\1/p' "$log")

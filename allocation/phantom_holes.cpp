@@ -1,0 +1,142 @@
+#include "allocation/phantom_holes.hpp"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+namespace memplace::allocation {
+namespace {
+
+// A batch of decompositions beyond this is cut short: the enumeration's later leaves would wait
+// behind hours of searches anyway.
+constexpr std::size_t kMaxBatch = 20'000;
+// Subsets of more open holes than this are not enumerated in full: only those of one or two.
+constexpr std::size_t kMaxOpenForSubsets = 10;
+
+}  // namespace
+
+HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule) : rule_(rule) {
+  if (problem.alignment != 1 || problem.buffers.empty()) return;
+  const Sections sections = time_sections(problem.buffers);
+  std::vector<std::int64_t> live(static_cast<std::size_t>(sections.count()), 0);
+  for (std::size_t i = 0; i < problem.buffers.size(); ++i)
+    for (int s = sections.first[i]; s < sections.last[i]; ++s)
+      live[static_cast<std::size_t>(s)] += problem.buffers[i].size;
+  bool spare = false;
+  for (const std::int64_t bytes : live) {
+    if (bytes > problem.capacity) return;
+    spare_.push_back(problem.capacity - bytes);
+    spare = spare || spare_.back() > 0;
+  }
+  cuts_ = sections.cuts;
+  applicable_ = spare;
+}
+
+void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
+                                   std::vector<Buffer>& closed, int discrepancies) {
+  if (batch_.size() >= kMaxBatch) return;
+  if (section == spare_.size()) {
+    if (discrepancies != 0) return;  // exactly the batch's deviations
+    std::vector<Buffer> holes = closed;
+    for (const Hole& h : open)
+      holes.push_back({"", h.lower, cuts_.back(), h.size});
+    for (std::size_t k = 0; k < holes.size(); ++k)
+      holes[k].id = "hole " + std::to_string(k);
+    batch_.push_back(std::move(holes));
+    return;
+  }
+  const std::int64_t target = spare_[section];
+  std::int64_t open_bytes = 0;
+  for (const Hole& h : open)
+    open_bytes += h.size;
+  if (section > 0 && target == open_bytes) {
+    enumerate(section + 1, open, closed, discrepancies);
+    return;
+  }
+  // The subsets of open holes to end here, best first: the fewest bytes ended that still make the
+  // change, then the fewest holes, then the oldest.
+  struct Option {
+    bool partial = false;  // ends part of one hole (`subset`'s), as if two had started together
+    std::int64_t ended = 0;
+    std::size_t count = 0;
+    std::int64_t age = 0;  // the sum of the ended holes' lower ends: smaller is older
+    std::uint32_t subset = 0;
+  };
+  std::vector<Option> options;
+  const std::size_t n = open.size();
+  const bool all_subsets = n <= kMaxOpenForSubsets;
+  const auto consider = [&](std::uint32_t subset) {
+    Option o{false, 0, 0, 0, subset};
+    for (std::size_t k = 0; k < n; ++k)
+      if (subset >> k & 1U) o.ended += open[k].size, o.age += open[k].lower, ++o.count;
+    if (open_bytes - o.ended <= target) options.push_back(o);
+  };
+  if (all_subsets) {
+    for (std::uint32_t subset = 0; subset < (1U << n); ++subset)
+      consider(subset);
+  } else {
+    consider(0);
+    for (std::size_t a = 0; a < kMaxOpenForSubsets; ++a) {
+      consider(1U << a);
+      for (std::size_t b = a + 1; b < kMaxOpenForSubsets; ++b)
+        consider(1U << a | 1U << b);
+    }
+  }
+  // Two holes that started together, one of them ending here: part of an open hole ends.
+  const std::int64_t need = open_bytes - target;
+  if (need > 0)
+    for (std::size_t k = 0; k < n && k < 32; ++k)
+      if (open[k].size > need) options.push_back({true, need, 1, open[k].lower, 1U << k});
+  const bool split_first = rule_ == HoleRule::split_first;
+  std::sort(options.begin(), options.end(), [&](const Option& x, const Option& y) {
+    if (split_first)
+      return std::tie(x.ended, x.partial, x.count, x.age, x.subset) <
+             std::tie(y.ended, y.partial, y.count, y.age, y.subset);
+    return std::tie(x.partial, x.ended, x.count, x.age, x.subset) <
+           std::tie(y.partial, y.ended, y.count, y.age, y.subset);
+  });
+  if (options.size() > kMaxOptions) options.resize(kMaxOptions);
+  for (std::size_t j = 0; j < options.size(); ++j) {
+    const int left = discrepancies - (j == 0 ? 0 : 1);
+    if (left < 0) break;
+    const Option& o = options[j];
+    std::vector<Hole> kept;
+    const std::size_t closed_before = closed.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!(o.subset >> k & 1U)) {
+        kept.push_back(open[k]);
+      } else if (o.partial) {
+        closed.push_back({"", open[k].lower, cuts_[section], o.ended});
+        kept.push_back({open[k].lower, open[k].size - o.ended});
+      } else {
+        closed.push_back({"", open[k].lower, cuts_[section], open[k].size});
+      }
+    }
+    const std::int64_t missing = target - (open_bytes - o.ended);
+    if (missing > 0) kept.push_back({cuts_[section], missing});
+    enumerate(section + 1, kept, closed, left);
+    closed.resize(closed_before);
+  }
+}
+
+std::optional<std::vector<Buffer>> HoleDecompositions::next() {
+  while (applicable_ && handed_ == batch_.size()) {
+    if (discrepancies_ > kMaxDiscrepancies) return std::nullopt;
+    batch_.clear();
+    handed_ = 0;
+    std::vector<Hole> open;
+    std::vector<Buffer> closed;
+    enumerate(0, open, closed, discrepancies_);
+    ++discrepancies_;
+  }
+  if (!applicable_) return std::nullopt;
+  return batch_[handed_++];
+}
+
+Problem with_holes(const Problem& problem, const std::vector<Buffer>& holes) {
+  Problem full = problem;
+  full.buffers.insert(full.buffers.end(), holes.begin(), holes.end());
+  return full;
+}
+
+}  // namespace memplace::allocation

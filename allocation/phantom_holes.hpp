@@ -1,0 +1,76 @@
+// Spare bytes as phantom buffers: a problem whose memory has spare bytes becomes a full one.
+//
+// The searches are fast on full memories — where every section's bytes fill it exactly, the
+// offsets from subset sums (feasible_offsets.hpp) leave each buffer a few dozen places — and slow
+// where a few percent of the bytes are spare, since a buffer may then sit anywhere within the
+// spare bytes above a subset sum (docs/allocation.md, "Phantom holes"). The free space of any
+// packing is a set of rectangles, each a gap of fixed bytes over a run of time sections (cut where
+// a free gap starts or ends), whose bytes add up in every section to the section's spare bytes.
+// Guessing those rectangles as buffers ("holes") leaves a full problem whose packings, the holes
+// dropped, are packings of the original.
+//
+// HoleDecompositions enumerates such guesses. Walking the section cuts in time order with the
+// holes open so far, a cut where the spare bytes change ends a subset of the open holes, or part
+// of one open hole (as if two holes had started together and one ends here), and starts at most
+// one new hole with the bytes that are then missing. The first decomposition takes at every cut
+// the choice that ends the fewest bytes that still make the change — under `whole_first` a subset
+// of whole holes before any split, under `split_first` a split before a subset that ends more
+// bytes — then the fewest holes, then the oldest; the others deviate from that rule at some cuts,
+// those with fewer deviations first (limited discrepancy search). A cut where the spare bytes do
+// not change keeps the open holes. Not every free space is reachable (a hole ending and another of
+// equal bytes starting where the spare bytes do not change), so a full problem that cannot be
+// packed proves nothing about the original: the enumeration only ever finds packings.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "allocation/problem.hpp"
+
+namespace memplace::allocation {
+
+// Which choice a cut prefers where no subset of whole open holes ends exactly the bytes the spare
+// bytes fall by: end more and start a new hole (`whole_first`), or split an open hole.
+enum class HoleRule { whole_first, split_first };
+
+class HoleDecompositions {
+ public:
+  // The problem's spare bytes per section (capacity - live bytes; none if the peak is above the
+  // capacity or the alignment is not 1, where holes of exact bytes do not fill the gaps).
+  HoleDecompositions(const Problem& problem, HoleRule rule);
+
+  // Whether the problem has spare bytes to decompose.
+  bool applicable() const { return applicable_; }
+
+  // The holes of the next decomposition, as buffers (ids "hole <k>"); nullopt once every
+  // decomposition with up to kMaxDiscrepancies deviations has been given.
+  std::optional<std::vector<Buffer>> next();
+
+  static constexpr int kMaxDiscrepancies = 3;
+  // The alternatives a cut offers, best first: the rest are never tried.
+  static constexpr std::size_t kMaxOptions = 6;
+
+ private:
+  struct Hole {
+    std::int64_t lower = 0;
+    std::int64_t size = 0;
+  };
+  // Every decomposition with exactly `discrepancies` deviations, in order.
+  void enumerate(std::size_t cut, std::vector<Hole>& open, std::vector<Buffer>& closed,
+                 int discrepancies);
+
+  HoleRule rule_;
+  bool applicable_ = false;
+  std::vector<std::int64_t> cuts_;   // section s is [cuts_[s], cuts_[s + 1])
+  std::vector<std::int64_t> spare_;  // per section
+  int discrepancies_ = 0;            // of the batch being handed out
+  std::vector<std::vector<Buffer>> batch_;
+  std::size_t handed_ = 0;
+};
+
+// The problem with `holes` added as buffers.
+Problem with_holes(const Problem& problem, const std::vector<Buffer>& holes);
+
+}  // namespace memplace::allocation

@@ -1,0 +1,109 @@
+// Spare bytes filled by phantom holes (allocation/phantom_holes.hpp): the decompositions of hand
+// toys written out under both rules, every decomposition of generated problems filling every
+// section exactly, and `memplace pack`'s portfolio packing with them what its other runs do not,
+// while cost model v2's portfolio never guesses.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "allocation/packer.hpp"
+#include "allocation/packing_check.hpp"
+#include "allocation/phantom_holes.hpp"
+#include "allocation/zero_slack_generator.hpp"
+
+namespace memplace::allocation {
+namespace {
+
+struct Rect {
+  std::int64_t lower, upper, size;
+  friend bool operator==(const Rect&, const Rect&) = default;
+};
+
+std::vector<Rect> rects(const std::vector<Buffer>& holes) {
+  std::vector<Rect> out;
+  for (const Buffer& h : holes)
+    out.push_back({h.lower, h.upper, h.size});
+  return out;
+}
+
+// The bytes live in every section of the problem's own cuts (the holes end and start there too).
+bool every_section_full(const Problem& problem, const std::vector<Buffer>& holes) {
+  const Sections sections = time_sections(problem.buffers);
+  for (int s = 0; s < sections.count(); ++s) {
+    std::int64_t live = 0;
+    for (const std::vector<Buffer>* set : {&problem.buffers, &holes})
+      for (const Buffer& b : *set)
+        if (b.lower <= sections.cuts[s] && sections.cuts[s] < b.upper) live += b.size;
+    if (live != problem.capacity) return false;
+  }
+  return true;
+}
+
+TEST_CASE("phantom holes: a hand toy's spare bytes, one hole per gap") {
+  // Capacity 10: a (6 bytes) alone in [0, 2), with b (4) in [2, 4), b alone in [4, 6). Spare: 4,
+  // 0, 6. The hole of [0, 2) ends where the memory is full; a new one opens at 4.
+  const Problem p{{{"a", 0, 4, 6}, {"b", 2, 6, 4}}, 10, 1};
+  for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+    HoleDecompositions d(p, rule);
+    REQUIRE(d.applicable());
+    const std::optional<std::vector<Buffer>> first = d.next();
+    REQUIRE(first.has_value());
+    CHECK(rects(*first) == std::vector<Rect>{{0, 2, 4}, {4, 6, 6}});
+    CHECK((*first)[0].id == "hole 0");
+    CHECK(every_section_full(p, *first));
+  }
+  // A full memory has nothing to decompose; nor has an aligned one, or one above its peak.
+  CHECK_FALSE(HoleDecompositions({{{"a", 0, 2, 10}}, 10, 1}, HoleRule::whole_first).applicable());
+  CHECK_FALSE(HoleDecompositions({{{"a", 0, 2, 8}}, 10, 2}, HoleRule::whole_first).applicable());
+  CHECK_FALSE(HoleDecompositions({{{"a", 0, 2, 12}}, 10, 1}, HoleRule::whole_first).applicable());
+}
+
+TEST_CASE("phantom holes: two holes that start together, under both rules") {
+  // Capacity 10; spare 5 in [0, 2), 2 in [2, 4), none in [4, 6): 3 of the 5 spare bytes end at 2.
+  // whole_first ends the 5-byte hole and opens one of 2; split_first ends 3 bytes of it, so the
+  // other 2 run on from 0. Each is the other's one deviation.
+  const Problem p{{{"a", 0, 6, 5}, {"b", 2, 6, 3}, {"c", 4, 6, 2}}, 10, 1};
+  const std::vector<Rect> whole = {{0, 2, 5}, {2, 4, 2}};
+  const std::vector<Rect> split = {{0, 2, 3}, {0, 4, 2}};
+  HoleDecompositions w(p, HoleRule::whole_first);
+  HoleDecompositions s(p, HoleRule::split_first);
+  CHECK(rects(*w.next()) == whole);
+  CHECK(rects(*s.next()) == split);
+  CHECK(rects(*w.next()) == split);
+  CHECK(rects(*s.next()) == whole);
+  CHECK_FALSE(w.next().has_value());  // one cut with a choice, two choices there
+  CHECK_FALSE(s.next().has_value());
+}
+
+TEST_CASE("phantom holes: every decomposition fills every section of generated problems") {
+  for (const std::uint64_t seed : {1, 2, 3, 4}) {
+    const ZeroSlackProblem z = generate_with_spare_bytes(60, 1 << 20, seed, 10);
+    for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+      HoleDecompositions d(z.problem, rule);
+      REQUIRE(d.applicable());
+      for (int k = 0; k < 40; ++k) {
+        const std::optional<std::vector<Buffer>> holes = d.next();
+        if (!holes) break;
+        CHECK(every_section_full(z.problem, *holes));
+        for (const Buffer& h : *holes)
+          CHECK((h.size > 0 && h.lower < h.upper));
+      }
+    }
+  }
+}
+
+// Spare-bytes problem 450, seed 1 (a seed the change was built on): no other run of the portfolio
+// packs it within its first round; the first guess of its holes makes it full and packs it.
+TEST_CASE("pack: phantom holes pack a problem with spare bytes in round 1, v2 never guesses") {
+  const ZeroSlackProblem z = generate_with_spare_bytes(450, 1048576, 1, 5);
+  const PackResult latest = pack(z.problem, {3600, 200'000});
+  REQUIRE(latest.outcome == SearchOutcome::packed);
+  CHECK(latest.method == "skyline search on phantom holes (guess 1, round 1)");
+  REQUIRE(latest.offsets.size() == z.problem.buffers.size());
+  CHECK(packing_faults(z.problem, latest.offsets).empty());
+  const PackResult v2 = pack(z.problem, {3600, 200'000}, false, {}, Portfolio::cost_model_v2);
+  CHECK(v2.outcome == SearchOutcome::limit);
+}
+
+}  // namespace
+}  // namespace memplace::allocation
