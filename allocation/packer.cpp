@@ -62,7 +62,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   };
   // Computed once: the sets are the same for the problem and its time-reversed twin.
   std::optional<std::vector<OffsetSet>> feasible;
-  enum class Run { offset_order, skyline, skyline_reversed, holes };
+  enum class Run { offset_order, skyline, skyline_reversed };
   // With spare bytes, after each round's runs: as many more guesses of the holes as the round
   // before, each a skyline run on the problem made full (phantom_holes.hpp). Not in cost model
   // v2's portfolio, whose verdicts stay as measured.
@@ -71,29 +71,34 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   const bool guess_holes = portfolio == Portfolio::latest && decompositions[0].applicable();
   std::uint64_t guess = 0;
   std::uint64_t spent = 0;
+  // A run's limits: the time left, and the round's budget within the placements left.
+  const auto run_limits = [&](std::uint64_t budget) {
+    const double seconds_left =
+        limits.seconds -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::uint64_t run_budget = budget;
+    if (limits.placements > 0) run_budget = std::min(run_budget, limits.placements - spent);
+    return SearchLimits{seconds_left, run_budget};
+  };
   for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round) {
     for (const Run run : {Run::offset_order, Run::skyline, Run::skyline_reversed})
       for (const RankOrder order : orders) {
-        const double seconds_left =
-            limits.seconds -
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::uint64_t run_budget = budget;
-        if (limits.placements > 0) run_budget = std::min(run_budget, limits.placements - spent);
+        const SearchLimits this_run = run_limits(budget);
         const SearchProgressCallback shifted = [&](const SearchProgress& p) {
           progress(
               {spent + p.nodes, p.deepest, p.buffers,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
         };
-        const SearchLimits run_limits{seconds_left, run_budget};
         const SearchProgressCallback& report = progress ? shifted : SearchProgressCallback{};
         if (run != Run::offset_order && !feasible) feasible.emplace(feasible_offsets(problem));
         ExactSearchResult r =
             run == Run::offset_order
-                ? exact_search(problem, run_limits, order, report)
-                : skyline_search(run == Run::skyline ? problem : reversed_problem(), run_limits,
+                ? exact_search(problem, this_run, order, report)
+                : skyline_search(run == Run::skyline ? problem : reversed_problem(), this_run,
                                  order, report, round > 1 ? round : 0, *feasible);
         spent += r.nodes;
-        const bool budget_stopped = r.outcome == SearchOutcome::limit && r.nodes == run_budget;
+        const bool budget_stopped =
+            r.outcome == SearchOutcome::limit && r.nodes == this_run.placements;
         if (!budget_stopped || (limits.placements > 0 && spent >= limits.placements)) {
           method = run == Run::offset_order ? "exact search (" : "skyline search (";
           method += name_of(order) + " order" +
@@ -113,16 +118,11 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       if (!holes) break;
       ++guess;
       const Problem full = with_holes(problem, *holes);
-      const double seconds_left =
-          limits.seconds -
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::uint64_t run_budget = budget;
-      if (limits.placements > 0) run_budget = std::min(run_budget, limits.placements - spent);
+      const SearchLimits this_run = run_limits(budget);
       ExactSearchResult r =
-          skyline_search(full, {seconds_left, run_budget}, RankOrder::busiest_section, {}, 0,
-                         feasible_offsets(full));
+          skyline_search(full, this_run, RankOrder::busiest_section, {}, 0, feasible_offsets(full));
       spent += r.nodes;
-      const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < run_budget;
+      const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
       if (r.outcome == SearchOutcome::packed) {
         r.offsets.resize(problem.buffers.size());  // the holes dropped
         method = "skyline search on phantom holes (guess " + std::to_string(guess) + ", round " +

@@ -82,7 +82,7 @@ void add_generalize_command(CLI::App& app, Streams io) {
   cmd->add_option("--init-temperature", c.init_temperature,
                   "The fine-tuned runs start from the policy with its logits divided by this "
                   "(docs/place.md#fine-tuning)")
-      ->check(CLI::Range(1e-3, 1e3))
+      ->check(CLI::Range(agents::kMinInitTemperature, agents::kMaxInitTemperature))
       ->capture_default_str();
   cmd->add_option("-o,--option", o->env_options,
                   "A single-step env option for every run and placement (name=value: invalid, "

@@ -139,7 +139,7 @@ void add_place_command(CLI::App& app, Streams io) {
   cmd->add_option("--init-temperature", o->init_temperature,
                   "The fine-tune starts from the policy with its logits divided by this (default: "
                   "4 for a ppo policy, 1 for the others; docs/place.md#fine-tuning)")
-      ->check(CLI::Range(1e-3, 1e3));
+      ->check(CLI::Range(agents::kMinInitTemperature, agents::kMaxInitTemperature));
   cmd->add_option("--dim", o->dims,
                   "With an ONNX model: a symbolic input dimension's value, name=value "
                   "(repeatable; docs/workloads.md, shapes)");

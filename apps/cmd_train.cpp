@@ -123,7 +123,7 @@ void add_train_command(CLI::App& app, Streams io) {
   cmd->add_option("--init-temperature", o->config.init_temperature,
                   "With --init-policy: divide the trained policy's logits by this at the start "
                   "(above 1 a near-deterministic policy explores again; docs/place.md)")
-      ->check(CLI::Range(1e-3, 1e3))
+      ->check(CLI::Range(agents::kMinInitTemperature, agents::kMaxInitTemperature))
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Run folder (default runs/<agent>-<workload>-s<seed>)")
       ->check(kNonEmptyName);

@@ -101,6 +101,11 @@ void ScoringEnv::require_version() const {
   }
 }
 
+bool valid_init_temperature(double temperature) {
+  return std::isfinite(temperature) && temperature >= kMinInitTemperature &&
+         temperature <= kMaxInitTemperature;
+}
+
 void TrainConfig::resolve() {
   const AgentInfo& info = find_agent(agent);
   require(!model.workload.empty(), "workload: empty");
@@ -128,8 +133,7 @@ void TrainConfig::resolve() {
   require(checkpoint_every >= 1, "checkpoint_every: must be at least 1");
   require(init_policy.empty() || info.starts_from_policy,
           "init_policy: agent '" + agent + "' has no GNN to start from a trained policy");
-  require(std::isfinite(init_temperature) && init_temperature >= 1e-3 && init_temperature <= 1e3,
-          "init_temperature: must be in [0.001, 1000]");
+  require(valid_init_temperature(init_temperature), "init_temperature: must be in [0.001, 1000]");
   require(init_temperature == 1 || !init_policy.empty(),
           "init_temperature: tempers a trained policy, so it needs init_policy");
   require(features == NodeFeatures::observation || info.starts_from_policy,

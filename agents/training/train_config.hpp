@@ -48,6 +48,12 @@ struct ScoringEnv {
   friend bool operator==(const ScoringEnv&, const ScoringEnv&) = default;
 };
 
+// The temperatures a fine-tune may start a policy at (TrainConfig::init_temperature): finite,
+// within [kMinInitTemperature, kMaxInitTemperature].
+inline constexpr double kMinInitTemperature = 1e-3;
+inline constexpr double kMaxInitTemperature = 1e3;
+bool valid_init_temperature(double temperature);
+
 struct TrainConfig : ScoringEnv {
   std::string agent = "egrl";
   // How the agent builds mappings: single-step or sequential; empty: the first its AgentInfo lists

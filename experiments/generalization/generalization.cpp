@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -168,7 +167,7 @@ void GeneralizationConfig::resolve() {
   require(train_budget >= 1 && k >= 1, "train_budget and k: must be at least 1");
   require(rounds >= 1 && rounds <= 100, "rounds: must be in 1..100");
   require(seeds >= 1 && seeds <= 1000, "seeds: must be in 1..1000");
-  require(std::isfinite(init_temperature) && init_temperature >= 1e-3 && init_temperature <= 1e3,
+  require(agents::valid_init_temperature(init_temperature),
           "init_temperature: must be in [0.001, 1000]");
   require(jobs >= 0 && jobs <= 1024, "jobs: must be in 0..1024 (0: one per core)");
   Suite s;
