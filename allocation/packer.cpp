@@ -1,6 +1,7 @@
 #include "allocation/packer.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <optional>
 #include <span>
@@ -16,6 +17,34 @@ namespace {
 
 // The first placement budget of the portfolio's runs; it doubles every round.
 constexpr std::uint64_t kFirstBudget = 4096;
+
+// A rule's guesses of the phantom holes, each the problem made full, kept to be run again.
+struct RuleGuesses {
+  HoleRule rule;
+  HoleDecompositions source;
+  std::vector<Problem> made;
+  std::vector<std::vector<OffsetSet>> feasible;  // of the first kCachedGuesses made
+};
+// A guess's first run gets this many times the round's budget: a right guess of a 450-buffer
+// problem may need a few hundred thousand placements, which the round's budget reaches only after
+// most of a minute of the portfolio's other runs (chosen on spare-bytes seeds 4, 6-10, 17, 20,
+// 26, 34 and 36 that were missed before; 32 packed other ones than 8, not more).
+constexpr std::uint64_t kGuessBudgetFactor = 8;
+// The guesses of a rule whose feasible offsets are kept between rounds: a few dozen intervals per
+// buffer, so some megabytes; the later guesses compute theirs at each run.
+constexpr std::size_t kCachedGuesses = 64;
+
+std::string name_of(HoleRule rule) {
+  switch (rule) {
+    case HoleRule::whole_first:
+      return "whole-first";
+    case HoleRule::split_first:
+      return "split-first";
+    case HoleRule::split_then_cut:
+      return "split-then-cut";
+  }
+  return "";
+}
 
 // The problem with time reversed: the same packings, found by the skyline search in another
 // order (it fills the earliest valley first).
@@ -63,13 +92,14 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   // Computed once: the sets are the same for the problem and its time-reversed twin.
   std::optional<std::vector<OffsetSet>> feasible;
   enum class Run { offset_order, skyline, skyline_reversed };
-  // With spare bytes, after each round's runs: as many more guesses of the holes as the round
-  // before, each a skyline run on the problem made full (phantom_holes.hpp). Not in cost model
-  // v2's portfolio, whose verdicts stay as measured.
-  HoleDecompositions decompositions[] = {{problem, HoleRule::whole_first},
-                                         {problem, HoleRule::split_first}};
-  const bool guess_holes = portfolio == Portfolio::latest && decompositions[0].applicable();
-  std::uint64_t guess = 0;
+  // With spare bytes, after each round's runs: guesses of the holes under three rules, each a
+  // skyline run on the problem made full (phantom_holes.hpp). Not in cost model v2's portfolio,
+  // whose verdicts stay as measured.
+  std::vector<RuleGuesses> guessers;
+  for (const HoleRule rule :
+       {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut})
+    guessers.push_back({rule, HoleDecompositions(problem, rule), {}, {}});
+  const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   std::uint64_t spent = 0;
   // A run's limits: the time left, and the round's budget within the placements left.
   const auto run_limits = [&](std::uint64_t budget) {
@@ -110,35 +140,51 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
       }
     if (!guess_holes) continue;
-    // Each rule's next 2^(round - 1) guesses, alternately.
-    const std::uint64_t guesses = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
-    for (std::uint64_t k = 0; k < guesses; ++k) {
-      std::optional<std::vector<Buffer>> holes = decompositions[k % 2].next();
-      if (!holes) holes = decompositions[(k + 1) % 2].next();
-      if (!holes) break;
-      ++guess;
-      const Problem full = with_holes(problem, *holes);
-      const SearchLimits this_run = run_limits(budget);
-      ExactSearchResult r =
-          skyline_search(full, this_run, RankOrder::busiest_section, {}, 0, feasible_offsets(full));
-      spent += r.nodes;
-      const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
-      if (r.outcome == SearchOutcome::packed) {
-        r.offsets.resize(problem.buffers.size());  // the holes dropped
-        method = "skyline search on phantom holes (guess " + std::to_string(guess) + ", round " +
-                 std::to_string(round) + ")";
-        r.nodes = spent;
-        return r;
+    // Each rule's guesses 1 .. 2^(round - 1), guess j at the round's budget / 2^floor(log2 j):
+    // the earlier guesses again with a bigger budget (a right guess may need more than the round
+    // it was made in allowed), the later ones new.
+    const std::size_t per_rule = std::size_t{1} << std::min<std::uint64_t>(round - 1, 20);
+    for (std::size_t j = 0; j < per_rule; ++j) {
+      bool any = false;
+      for (RuleGuesses& g : guessers) {
+        if (j == g.made.size()) {
+          std::optional<std::vector<Buffer>> holes = g.source.next();
+          if (!holes) continue;
+          g.made.push_back(with_holes(problem, *holes));
+        }
+        if (j >= g.made.size()) continue;
+        any = true;
+        const Problem& full = g.made[j];
+        if (j >= g.feasible.size() && g.feasible.size() < kCachedGuesses)
+          g.feasible.push_back(feasible_offsets(full));
+        const std::vector<OffsetSet> computed =
+            j < g.feasible.size() ? std::vector<OffsetSet>{} : feasible_offsets(full);
+        const std::uint64_t guess_budget =
+            std::max(kFirstBudget, (budget * kGuessBudgetFactor) >> (std::bit_width(j + 1) - 1));
+        const SearchLimits this_run = run_limits(guess_budget);
+        ExactSearchResult r =
+            skyline_search(full, this_run, RankOrder::busiest_section, {}, round > 1 ? round : 0,
+                           j < g.feasible.size() ? g.feasible[j] : computed);
+        spent += r.nodes;
+        const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
+        const std::string which = name_of(g.rule) + " guess " + std::to_string(j + 1) + ", round " +
+                                  std::to_string(round) + ")";
+        if (r.outcome == SearchOutcome::packed) {
+          r.offsets.resize(problem.buffers.size());  // the holes dropped
+          method = "skyline search on phantom holes (" + which;
+          r.nodes = spent;
+          return r;
+        }
+        // A full problem that cannot be packed says nothing of the original: the next guess.
+        if (out_of_time || (limits.placements > 0 && spent >= limits.placements)) {
+          r.outcome = SearchOutcome::limit;
+          r.offsets.clear();
+          method = "phantom holes (" + which;
+          r.nodes = spent;
+          return r;
+        }
       }
-      // A full problem that cannot be packed says nothing of the original: the next guess.
-      if (out_of_time || (limits.placements > 0 && spent >= limits.placements)) {
-        r.outcome = SearchOutcome::limit;
-        r.offsets.clear();
-        method = "phantom holes (guess " + std::to_string(guess) + ", round " +
-                 std::to_string(round) + ")";
-        r.nodes = spent;
-        return r;
-      }
+      if (!any) break;
     }
   }
 }

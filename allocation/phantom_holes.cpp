@@ -40,6 +40,7 @@ void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
     std::vector<Buffer> holes = closed;
     for (const Hole& h : open)
       holes.push_back({"", h.lower, cuts_.back(), h.size});
+    if (rule_ == HoleRule::split_then_cut) holes = cut_at_changes(std::move(holes));
     for (std::size_t k = 0; k < holes.size(); ++k)
       holes[k].id = "hole " + std::to_string(k);
     batch_.push_back(std::move(holes));
@@ -87,7 +88,7 @@ void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
   if (need > 0)
     for (std::size_t k = 0; k < n && k < 32; ++k)
       if (open[k].size > need) options.push_back({true, need, 1, open[k].lower, 1U << k});
-  const bool split_first = rule_ == HoleRule::split_first;
+  const bool split_first = rule_ != HoleRule::whole_first;
   std::sort(options.begin(), options.end(), [&](const Option& x, const Option& y) {
     if (split_first)
       return std::tie(x.ended, x.partial, x.count, x.age, x.subset) <
@@ -131,6 +132,20 @@ std::optional<std::vector<Buffer>> HoleDecompositions::next() {
   }
   if (!applicable_) return std::nullopt;
   return batch_[handed_++];
+}
+
+std::vector<Buffer> HoleDecompositions::cut_at_changes(std::vector<Buffer> holes) const {
+  std::vector<Buffer> cut;
+  for (const Buffer& h : holes) {
+    std::int64_t lower = h.lower;
+    for (std::size_t s = 1; s < spare_.size(); ++s)
+      if (spare_[s] != spare_[s - 1] && cuts_[s] > lower && cuts_[s] < h.upper) {
+        cut.push_back({"", lower, cuts_[s], h.size});
+        lower = cuts_[s];
+      }
+    cut.push_back({"", lower, h.upper, h.size});
+  }
+  return cut;
 }
 
 Problem with_holes(const Problem& problem, const std::vector<Buffer>& holes) {

@@ -33,7 +33,7 @@ namespace memplace::allocation {
 
 // Which choice a cut prefers where no subset of whole open holes ends exactly the bytes the spare
 // bytes fall by: end more and start a new hole (`whole_first`), or split an open hole.
-enum class HoleRule { whole_first, split_first };
+enum class HoleRule { whole_first, split_first, split_then_cut };
 
 class HoleDecompositions {
  public:
@@ -60,6 +60,9 @@ class HoleDecompositions {
   // Every decomposition with exactly `discrepancies` deviations, in order.
   void enumerate(std::size_t cut, std::vector<Hole>& open, std::vector<Buffer>& closed,
                  int discrepancies);
+
+  // Every hole cut in time where the spare bytes change (split_then_cut).
+  std::vector<Buffer> cut_at_changes(std::vector<Buffer> holes) const;
 
   HoleRule rule_;
   bool applicable_ = false;

@@ -1,5 +1,5 @@
 // Spare bytes filled by phantom holes (allocation/phantom_holes.hpp): the decompositions of hand
-// toys written out under both rules, every decomposition of generated problems filling every
+// toys written out under each rule, every decomposition of generated problems filling every
 // section exactly, and `memplace pack`'s portfolio packing with them what its other runs do not,
 // while cost model v2's portfolio never guesses.
 #include <doctest/doctest.h>
@@ -43,7 +43,8 @@ TEST_CASE("phantom holes: a hand toy's spare bytes, one hole per gap") {
   // Capacity 10: a (6 bytes) alone in [0, 2), with b (4) in [2, 4), b alone in [4, 6). Spare: 4,
   // 0, 6. The hole of [0, 2) ends where the memory is full; a new one opens at 4.
   const Problem p{{{"a", 0, 4, 6}, {"b", 2, 6, 4}}, 10, 1};
-  for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+  for (const HoleRule rule :
+       {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut}) {
     HoleDecompositions d(p, rule);
     REQUIRE(d.applicable());
     const std::optional<std::vector<Buffer>> first = d.next();
@@ -73,12 +74,19 @@ TEST_CASE("phantom holes: two holes that start together, under both rules") {
   CHECK(rects(*s.next()) == whole);
   CHECK_FALSE(w.next().has_value());  // one cut with a choice, two choices there
   CHECK_FALSE(s.next().has_value());
+  // split_then_cut: split_first's choices, every hole cut where the spare bytes change (at 2 and
+  // 4), so that the 2 bytes left may sit elsewhere after 2 — a free space either geometry holds.
+  HoleDecompositions c(p, HoleRule::split_then_cut);
+  CHECK(rects(*c.next()) == std::vector<Rect>{{0, 2, 3}, {0, 2, 2}, {2, 4, 2}});
+  CHECK(rects(*c.next()) == std::vector<Rect>{{0, 2, 5}, {2, 4, 2}});
+  CHECK_FALSE(c.next().has_value());
 }
 
 TEST_CASE("phantom holes: every decomposition fills every section of generated problems") {
   for (const std::uint64_t seed : {1, 2, 3, 4}) {
     const ZeroSlackProblem z = generate_with_spare_bytes(60, 1 << 20, seed, 10);
-    for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+    for (const HoleRule rule :
+         {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut}) {
       HoleDecompositions d(z.problem, rule);
       REQUIRE(d.applicable());
       for (int k = 0; k < 40; ++k) {
@@ -98,7 +106,7 @@ TEST_CASE("pack: phantom holes pack a problem with spare bytes in round 1, v2 ne
   const ZeroSlackProblem z = generate_with_spare_bytes(450, 1048576, 1, 5);
   const PackResult latest = pack(z.problem, {3600, 200'000});
   REQUIRE(latest.outcome == SearchOutcome::packed);
-  CHECK(latest.method == "skyline search on phantom holes (guess 1, round 1)");
+  CHECK(latest.method == "skyline search on phantom holes (whole-first guess 1, round 1)");
   REQUIRE(latest.offsets.size() == z.problem.buffers.size());
   CHECK(packing_faults(z.problem, latest.offsets).empty());
   const PackResult v2 = pack(z.problem, {3600, 200'000}, false, {}, Portfolio::cost_model_v2);
