@@ -1,7 +1,6 @@
 #include "allocation/packer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <optional>
 #include <span>
@@ -18,21 +17,19 @@ namespace {
 // The first placement budget of the portfolio's runs; it doubles every round.
 constexpr std::uint64_t kFirstBudget = 4096;
 
-// A rule's guesses of the phantom holes, each the problem made full, kept to be run again.
+// A rule's guesses of the phantom holes; its first guess, made full, is kept to be run again.
 struct RuleGuesses {
   HoleRule rule;
   HoleDecompositions source;
-  std::vector<Problem> made;
-  std::vector<std::vector<OffsetSet>> feasible;  // of the first kCachedGuesses made
+  std::optional<Problem> first;
+  std::vector<OffsetSet> first_feasible;
+  std::uint64_t made = 0;
 };
-// A guess's first run gets this many times the round's budget: a right guess of a 450-buffer
-// problem may need a few hundred thousand placements, which the round's budget reaches only after
-// most of a minute of the portfolio's other runs (chosen on spare-bytes seeds 4, 6-10, 17, 20,
-// 26, 34 and 36 that were missed before; 32 packed other ones than 8, not more).
-constexpr std::uint64_t kGuessBudgetFactor = 8;
-// The guesses of a rule whose feasible offsets are kept between rounds: a few dozen intervals per
-// buffer, so some megabytes; the later guesses compute theirs at each run.
-constexpr std::size_t kCachedGuesses = 64;
+// From round 2 on, each rule's first guess runs again at this many times the round's budget: a
+// right first guess of a 450-buffer problem may need a few hundred thousand placements, which the
+// round's budget reaches only after most of a minute of the portfolio's other runs (chosen on
+// spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
+constexpr std::uint64_t kFirstGuessBudgetFactor = 8;
 
 std::string name_of(HoleRule rule) {
   switch (rule) {
@@ -140,51 +137,52 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
       }
     if (!guess_holes) continue;
-    // Each rule's guesses 1 .. 2^(round - 1), guess j at the round's budget / 2^floor(log2 j):
-    // the earlier guesses again with a bigger budget (a right guess may need more than the round
-    // it was made in allowed), the later ones new.
-    const std::size_t per_rule = std::size_t{1} << std::min<std::uint64_t>(round - 1, 20);
-    for (std::size_t j = 0; j < per_rule; ++j) {
-      bool any = false;
-      for (RuleGuesses& g : guessers) {
-        if (j == g.made.size()) {
-          std::optional<std::vector<Buffer>> holes = g.source.next();
-          if (!holes) continue;
-          g.made.push_back(with_holes(problem, *holes));
-        }
-        if (j >= g.made.size()) continue;
-        any = true;
-        const Problem& full = g.made[j];
-        if (j >= g.feasible.size() && g.feasible.size() < kCachedGuesses)
-          g.feasible.push_back(feasible_offsets(full));
-        const std::vector<OffsetSet> computed =
-            j < g.feasible.size() ? std::vector<OffsetSet>{} : feasible_offsets(full);
-        const std::uint64_t guess_budget =
-            std::max(kFirstBudget, (budget * kGuessBudgetFactor) >> (std::bit_width(j + 1) - 1));
-        const SearchLimits this_run = run_limits(guess_budget);
-        ExactSearchResult r =
-            skyline_search(full, this_run, RankOrder::busiest_section, {}, round > 1 ? round : 0,
-                           j < g.feasible.size() ? g.feasible[j] : computed);
-        spent += r.nodes;
-        const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
-        const std::string which = name_of(g.rule) + " guess " + std::to_string(j + 1) + ", round " +
-                                  std::to_string(round) + ")";
-        if (r.outcome == SearchOutcome::packed) {
-          r.offsets.resize(problem.buffers.size());  // the holes dropped
-          method = "skyline search on phantom holes (" + which;
-          r.nodes = spent;
-          return r;
-        }
-        // A full problem that cannot be packed says nothing of the original: the next guess.
-        if (out_of_time || (limits.placements > 0 && spent >= limits.placements)) {
-          r.outcome = SearchOutcome::limit;
-          r.offsets.clear();
-          method = "phantom holes (" + which;
-          r.nodes = spent;
-          return r;
-        }
+    // A guess's run: true when it decides (packed, or out of time or placements).
+    const auto run_guess = [&](RuleGuesses& g, const Problem& full,
+                               std::span<const OffsetSet> feasible, std::uint64_t guess,
+                               std::uint64_t guess_budget, ExactSearchResult& r) {
+      const SearchLimits this_run = run_limits(guess_budget);
+      r = skyline_search(full, this_run, RankOrder::busiest_section, {}, round > 1 ? round : 0,
+                         feasible);
+      spent += r.nodes;
+      const std::string which = name_of(g.rule) + " guess " + std::to_string(guess) + ", round " +
+                                std::to_string(round) + ")";
+      r.nodes = spent;
+      if (r.outcome == SearchOutcome::packed) {
+        r.offsets.resize(problem.buffers.size());  // the holes dropped
+        method = "skyline search on phantom holes (" + which;
+        return true;
       }
-      if (!any) break;
+      // A full problem that cannot be packed says nothing of the original: the next guess.
+      const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
+      if (!out_of_time && !(limits.placements > 0 && spent >= limits.placements)) return false;
+      r.outcome = SearchOutcome::limit;
+      r.offsets.clear();
+      method = "phantom holes (" + which;
+      return true;
+    };
+    ExactSearchResult r;
+    // Each rule's first guess, run again each round at a bigger budget.
+    for (RuleGuesses& g : guessers) {
+      if (!g.first) {
+        std::optional<std::vector<Buffer>> holes = g.source.next();
+        if (!holes) continue;
+        g.first = with_holes(problem, *holes);
+        g.first_feasible = feasible_offsets(*g.first);
+        g.made = 1;
+      }
+      const std::uint64_t first_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
+      if (run_guess(g, *g.first, g.first_feasible, 1, first_budget, r)) return r;
+    }
+    // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
+    const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
+    for (std::uint64_t k = 0, tried = 0; tried < fresh && k < fresh * guessers.size(); ++k) {
+      RuleGuesses& g = guessers[k % guessers.size()];
+      std::optional<std::vector<Buffer>> holes = g.source.next();
+      if (!holes) continue;
+      ++tried;
+      const Problem full = with_holes(problem, *holes);
+      if (run_guess(g, full, feasible_offsets(full), ++g.made, budget, r)) return r;
     }
   }
 }

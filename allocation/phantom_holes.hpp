@@ -32,7 +32,11 @@
 namespace memplace::allocation {
 
 // Which choice a cut prefers where no subset of whole open holes ends exactly the bytes the spare
-// bytes fall by: end more and start a new hole (`whole_first`), or split an open hole.
+// bytes fall by: end more and start a new hole (`whole_first`), or split an open hole
+// (`split_first`). `split_then_cut` makes split_first's choices, then cuts every hole in time where
+// the spare bytes change: a hole may then move at each change, so one guess holds where a drop is
+// either reading and where a rise is also a hole ending — a looser full problem, but a right one
+// more often.
 enum class HoleRule { whole_first, split_first, split_then_cut };
 
 class HoleDecompositions {
