@@ -31,18 +31,6 @@ struct RuleGuesses {
 // spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
 constexpr std::uint64_t kFirstGuessBudgetFactor = 8;
 
-std::string name_of(HoleRule rule) {
-  switch (rule) {
-    case HoleRule::whole_first:
-      return "whole-first";
-    case HoleRule::split_first:
-      return "split-first";
-    case HoleRule::split_then_cut:
-      return "split-then-cut";
-  }
-  return "";
-}
-
 // The problem with time reversed: the same packings, found by the skyline search in another
 // order (it fills the earliest valley first).
 Problem time_reversed(const Problem& problem) {
@@ -137,31 +125,32 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
       }
     if (!guess_holes) continue;
-    // A guess's run: true when it decides (packed, or out of time or placements).
-    const auto run_guess = [&](RuleGuesses& g, const Problem& full,
+    // A guess's run, if it decides (packed, or out of time or placements).
+    const auto run_guess = [&](HoleRule rule, const Problem& full,
                                std::span<const OffsetSet> feasible, std::uint64_t guess,
-                               std::uint64_t guess_budget, ExactSearchResult& r) {
+                               std::uint64_t guess_budget) -> std::optional<ExactSearchResult> {
       const SearchLimits this_run = run_limits(guess_budget);
-      r = skyline_search(full, this_run, RankOrder::busiest_section, {}, round > 1 ? round : 0,
-                         feasible);
+      ExactSearchResult r = skyline_search(full, this_run, RankOrder::busiest_section, {},
+                                           round > 1 ? round : 0, feasible);
       spent += r.nodes;
-      const std::string which = name_of(g.rule) + " guess " + std::to_string(guess) + ", round " +
+      const std::string which = name_of(rule) + " guess " + std::to_string(guess) + ", round " +
                                 std::to_string(round) + ")";
-      r.nodes = spent;
       if (r.outcome == SearchOutcome::packed) {
         r.offsets.resize(problem.buffers.size());  // the holes dropped
         method = "skyline search on phantom holes (" + which;
-        return true;
+        r.nodes = spent;
+        return r;
       }
       // A full problem that cannot be packed says nothing of the original: the next guess.
       const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
-      if (!out_of_time && !(limits.placements > 0 && spent >= limits.placements)) return false;
+      if (!out_of_time && !(limits.placements > 0 && spent >= limits.placements))
+        return std::nullopt;
       r.outcome = SearchOutcome::limit;
       r.offsets.clear();
       method = "phantom holes (" + which;
-      return true;
+      r.nodes = spent;
+      return r;
     };
-    ExactSearchResult r;
     // Each rule's first guess, run again each round at a bigger budget.
     for (RuleGuesses& g : guessers) {
       if (!g.first) {
@@ -172,7 +161,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         g.made = 1;
       }
       const std::uint64_t first_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
-      if (run_guess(g, *g.first, g.first_feasible, 1, first_budget, r)) return r;
+      if (auto r = run_guess(g.rule, *g.first, g.first_feasible, 1, first_budget)) return *r;
     }
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
@@ -182,7 +171,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       if (!holes) continue;
       ++tried;
       const Problem full = with_holes(problem, *holes);
-      if (run_guess(g, full, feasible_offsets(full), ++g.made, budget, r)) return r;
+      if (auto r = run_guess(g.rule, full, feasible_offsets(full), ++g.made, budget)) return *r;
     }
   }
 }

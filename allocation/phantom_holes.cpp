@@ -15,6 +15,18 @@ constexpr std::size_t kMaxOpenForSubsets = 10;
 
 }  // namespace
 
+std::string name_of(HoleRule rule) {
+  switch (rule) {
+    case HoleRule::whole_first:
+      return "whole-first";
+    case HoleRule::split_first:
+      return "split-first";
+    case HoleRule::split_then_cut:
+      return "split-then-cut";
+  }
+  return "";
+}
+
 HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule) : rule_(rule) {
   if (problem.alignment != 1 || problem.buffers.empty()) return;
   const Sections sections = time_sections(problem.buffers);

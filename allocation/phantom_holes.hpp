@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "allocation/problem.hpp"
@@ -38,6 +39,9 @@ namespace memplace::allocation {
 // either reading and where a rise is also a hole ending — a looser full problem, but a right one
 // more often.
 enum class HoleRule { whole_first, split_first, split_then_cut };
+
+// The rule's name in `memplace pack`'s output: "whole-first", "split-first", "split-then-cut".
+std::string name_of(HoleRule rule);
 
 class HoleDecompositions {
  public:
