@@ -8,6 +8,7 @@
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/greedy_packing.hpp"
+#include "allocation/guided_holes.hpp"
 #include "allocation/phantom_holes.hpp"
 #include "allocation/skyline_search.hpp"
 
@@ -30,6 +31,15 @@ struct RuleGuesses {
 // round's budget reaches only after most of a minute of the portfolio's other runs (chosen on
 // spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
 constexpr std::uint64_t kFirstGuessBudgetFactor = 8;
+// A rule's guided guess (guided_holes.hpp), made once at the end of round 1 and then run every
+// round like a first guess.
+struct GuidedRun {
+  HoleRule rule;
+  bool reversed = false;  // made on the problem with time reversed (its packings are the same)
+  std::optional<Problem> full;
+  std::vector<OffsetSet> feasible;
+  bool made = false;
+};
 
 // The problem with time reversed: the same packings, found by the skyline search in another
 // order (it fills the earliest valley first).
@@ -84,6 +94,10 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   for (const HoleRule rule :
        {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut})
     guessers.push_back({rule, HoleDecompositions(problem, rule), {}, {}});
+  std::vector<GuidedRun> guided;
+  for (const bool reversed : {false, true})
+    for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
+      guided.push_back({rule, reversed, {}, {}});
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   std::uint64_t spent = 0;
   // A run's limits: the time left, and the round's budget within the placements left.
@@ -125,16 +139,19 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
       }
     if (!guess_holes) continue;
-    // A guess's run, if it decides (packed, or out of time or placements).
-    const auto run_guess = [&](HoleRule rule, const Problem& full,
-                               std::span<const OffsetSet> feasible, std::uint64_t guess,
+    // Whether the time or the placements are spent: the run that stopped decides.
+    const auto out_of_limits = [&] {
+      return run_limits(1).seconds <= 0 || (limits.placements > 0 && spent >= limits.placements);
+    };
+    // A guess's run, if it decides (packed, or out of time or placements); `guess` names it.
+    const auto run_guess = [&](const std::string& guess, const Problem& full,
+                               std::span<const OffsetSet> feasible,
                                std::uint64_t guess_budget) -> std::optional<ExactSearchResult> {
       const SearchLimits this_run = run_limits(guess_budget);
       ExactSearchResult r = skyline_search(full, this_run, RankOrder::busiest_section, {},
                                            round > 1 ? round : 0, feasible);
       spent += r.nodes;
-      const std::string which = name_of(rule) + " guess " + std::to_string(guess) + ", round " +
-                                std::to_string(round) + ")";
+      const std::string which = guess + ", round " + std::to_string(round) + ")";
       if (r.outcome == SearchOutcome::packed) {
         r.offsets.resize(problem.buffers.size());  // the holes dropped
         method = "skyline search on phantom holes (" + which;
@@ -161,7 +178,31 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         g.made = 1;
       }
       const std::uint64_t first_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
-      if (auto r = run_guess(g.rule, *g.first, g.first_feasible, 1, first_budget)) return *r;
+      if (auto r =
+              run_guess(name_of(g.rule) + " guess 1", *g.first, g.first_feasible, first_budget))
+        return *r;
+    }
+    // Then each rule's guided guesses, forward and with time reversed, made in round 1 (their
+    // windows' searches count as placements).
+    for (GuidedRun& g : guided) {
+      const std::string name = "guided " + name_of(g.rule) + (g.reversed ? ", time reversed" : "");
+      if (!g.made) {
+        g.made = true;
+        const Problem& source = g.reversed ? reversed_problem() : problem;
+        const SearchLimits left = run_limits(limits.placements > 0 ? limits.placements - spent : 0);
+        GuidedGuess guess = guided_holes(source, g.rule, {left.seconds, left.placements});
+        spent += guess.placements;
+        if (!guess.complete) {
+          if (!out_of_limits()) continue;
+          method = "phantom holes (" + name + ", round 1)";
+          return {SearchOutcome::limit, {}, spent, 0};
+        }
+        g.full = with_holes(source, guess.holes);
+        g.feasible = feasible_offsets(*g.full);
+      }
+      if (!g.full) continue;
+      const std::uint64_t guided_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
+      if (auto r = run_guess(name, *g.full, g.feasible, guided_budget)) return *r;
     }
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
@@ -171,7 +212,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       if (!holes) continue;
       ++tried;
       const Problem full = with_holes(problem, *holes);
-      if (auto r = run_guess(g.rule, full, feasible_offsets(full), ++g.made, budget)) return *r;
+      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(++g.made), full,
+                             feasible_offsets(full), budget))
+        return *r;
     }
   }
 }

@@ -44,47 +44,24 @@ HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule) : 
   applicable_ = spare;
 }
 
-void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
-                                   std::vector<Buffer>& closed, int discrepancies) {
-  if (batch_.size() >= kMaxBatch) return;
-  if (section == spare_.size()) {
-    if (discrepancies != 0) return;  // exactly the batch's deviations
-    std::vector<Buffer> holes = closed;
-    for (const Hole& h : open)
-      holes.push_back({"", h.lower, cuts_.back(), h.size});
-    if (rule_ == HoleRule::split_then_cut) holes = cut_at_changes(std::move(holes));
-    for (std::size_t k = 0; k < holes.size(); ++k)
-      holes[k].id = "hole " + std::to_string(k);
-    batch_.push_back(std::move(holes));
-    return;
-  }
+std::vector<HoleDecompositions::Option> HoleDecompositions::options_at(
+    std::size_t section, const std::vector<Hole>& open) const {
   const std::int64_t target = spare_[section];
   std::int64_t open_bytes = 0;
   for (const Hole& h : open)
     open_bytes += h.size;
-  if (section > 0 && target == open_bytes) {
-    enumerate(section + 1, open, closed, discrepancies);
-    return;
-  }
+  if (section > 0 && target == open_bytes) return {};
   // The subsets of open holes to end here, best first: the fewest bytes ended that still make the
   // change, then the fewest holes, then the oldest.
-  struct Option {
-    bool partial = false;  // ends part of one hole (`subset`'s), as if two had started together
-    std::int64_t ended = 0;
-    std::size_t count = 0;
-    std::int64_t age = 0;  // the sum of the ended holes' lower ends: smaller is older
-    std::uint32_t subset = 0;
-  };
   std::vector<Option> options;
   const std::size_t n = open.size();
-  const bool all_subsets = n <= kMaxOpenForSubsets;
   const auto consider = [&](std::uint32_t subset) {
     Option o{false, 0, 0, 0, subset};
     for (std::size_t k = 0; k < n; ++k)
       if (subset >> k & 1U) o.ended += open[k].size, o.age += open[k].lower, ++o.count;
     if (open_bytes - o.ended <= target) options.push_back(o);
   };
-  if (all_subsets) {
+  if (n <= kMaxOpenForSubsets) {
     for (std::uint32_t subset = 0; subset < (1U << n); ++subset)
       consider(subset);
   } else {
@@ -109,27 +86,75 @@ void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
            std::tie(y.partial, y.ended, y.count, y.age, y.subset);
   });
   if (options.size() > kMaxOptions) options.resize(kMaxOptions);
+  return options;
+}
+
+void HoleDecompositions::take(std::size_t section, const Option& option, std::vector<Hole>& open,
+                              std::vector<Buffer>& closed) const {
+  std::int64_t open_bytes = 0;
+  std::vector<Hole> kept;
+  for (std::size_t k = 0; k < open.size(); ++k) {
+    open_bytes += open[k].size;
+    if (!(option.subset >> k & 1U)) {
+      kept.push_back(open[k]);
+    } else if (option.partial) {
+      closed.push_back({"", open[k].lower, cuts_[section], option.ended});
+      kept.push_back({open[k].lower, open[k].size - option.ended});
+    } else {
+      closed.push_back({"", open[k].lower, cuts_[section], open[k].size});
+    }
+  }
+  const std::int64_t missing = spare_[section] - (open_bytes - option.ended);
+  if (missing > 0) kept.push_back({cuts_[section], missing});
+  open = std::move(kept);
+}
+
+std::vector<Buffer> HoleDecompositions::finished(const std::vector<Hole>& open,
+                                                 std::vector<Buffer> closed) const {
+  for (const Hole& h : open)
+    closed.push_back({"", h.lower, cuts_.back(), h.size});
+  if (rule_ == HoleRule::split_then_cut) closed = cut_at_changes(std::move(closed));
+  for (std::size_t k = 0; k < closed.size(); ++k)
+    closed[k].id = "hole " + std::to_string(k);
+  return closed;
+}
+
+void HoleDecompositions::enumerate(std::size_t section, std::vector<Hole>& open,
+                                   std::vector<Buffer>& closed, int discrepancies) {
+  if (batch_.size() >= kMaxBatch) return;
+  if (section == spare_.size()) {
+    if (discrepancies == 0) batch_.push_back(finished(open, closed));  // exactly the deviations
+    return;
+  }
+  const std::vector<Option> options = options_at(section, open);
+  if (options.empty()) {
+    enumerate(section + 1, open, closed, discrepancies);
+    return;
+  }
   for (std::size_t j = 0; j < options.size(); ++j) {
     const int left = discrepancies - (j == 0 ? 0 : 1);
     if (left < 0) break;
-    const Option& o = options[j];
-    std::vector<Hole> kept;
+    std::vector<Hole> kept = open;
     const std::size_t closed_before = closed.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      if (!(o.subset >> k & 1U)) {
-        kept.push_back(open[k]);
-      } else if (o.partial) {
-        closed.push_back({"", open[k].lower, cuts_[section], o.ended});
-        kept.push_back({open[k].lower, open[k].size - o.ended});
-      } else {
-        closed.push_back({"", open[k].lower, cuts_[section], open[k].size});
-      }
-    }
-    const std::int64_t missing = target - (open_bytes - o.ended);
-    if (missing > 0) kept.push_back({cuts_[section], missing});
+    take(section, options[j], kept, closed);
     enumerate(section + 1, kept, closed, left);
     closed.resize(closed_before);
   }
+}
+
+std::vector<Buffer> HoleDecompositions::walk(std::span<const int> choices,
+                                             std::vector<int>* options) const {
+  if (options) options->assign(spare_.size(), 1);
+  std::vector<Hole> open;
+  std::vector<Buffer> closed;
+  for (std::size_t section = 0; section < spare_.size(); ++section) {
+    const std::vector<Option> here = options_at(section, open);
+    if (here.empty()) continue;
+    if (options) (*options)[section] = static_cast<int>(here.size());
+    const int choice = section < choices.size() ? choices[section] : 0;
+    take(section, here[std::min<std::size_t>(std::max(choice, 0), here.size() - 1)], open, closed);
+  }
+  return finished(open, closed);
 }
 
 std::optional<std::vector<Buffer>> HoleDecompositions::next() {

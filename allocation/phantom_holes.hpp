@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,13 @@ class HoleDecompositions {
   // decomposition with up to kMaxDiscrepancies deviations has been given.
   std::optional<std::vector<Buffer>> next();
 
+  // The decomposition that takes option `choices[s]` at each cut s that offers a choice (the
+  // first where `choices` is shorter, the last where the index is past the options); when given,
+  // `options[s]` is set to the count of options cut s offered (1 where the spare bytes kept).
+  std::vector<Buffer> walk(std::span<const int> choices, std::vector<int>* options = nullptr) const;
+  // Section s of the decomposition is [cuts()[s], cuts()[s + 1]).
+  const std::vector<std::int64_t>& cuts() const { return cuts_; }
+
   static constexpr int kMaxDiscrepancies = 3;
   // The alternatives a cut offers, best first: the rest are never tried.
   static constexpr std::size_t kMaxOptions = 6;
@@ -65,6 +73,23 @@ class HoleDecompositions {
     std::int64_t lower = 0;
     std::int64_t size = 0;
   };
+  // A way to make the change at a cut: which open holes end (all of them, or part of one).
+  struct Option {
+    bool partial = false;  // ends part of one hole (`subset`'s), as if two had started together
+    std::int64_t ended = 0;
+    std::size_t count = 0;
+    std::int64_t age = 0;  // the sum of the ended holes' lower ends: smaller is older
+    std::uint32_t subset = 0;
+  };
+  // The options at the cut starting `section`, best first (at most kMaxOptions); empty where the
+  // spare bytes keep the open holes.
+  std::vector<Option> options_at(std::size_t section, const std::vector<Hole>& open) const;
+  // Takes `option` at the cut starting `section`: the holes it ends join `closed`, and a hole with
+  // the bytes then missing opens.
+  void take(std::size_t section, const Option& option, std::vector<Hole>& open,
+            std::vector<Buffer>& closed) const;
+  // The holes of a decomposition once every cut is taken, named (and cut, under split_then_cut).
+  std::vector<Buffer> finished(const std::vector<Hole>& open, std::vector<Buffer> closed) const;
   // Every decomposition with exactly `discrepancies` deviations, in order.
   void enumerate(std::size_t cut, std::vector<Hole>& open, std::vector<Buffer>& closed,
                  int discrepancies);

@@ -1,0 +1,66 @@
+#include "allocation/guided_holes.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "allocation/feasible_offsets.hpp"
+#include "allocation/skyline_search.hpp"
+
+namespace memplace::allocation {
+
+Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper) {
+  Problem window = problem;
+  window.buffers.clear();
+  for (const Buffer& b : problem.buffers)
+    if (b.lower < upper && b.upper > lower)
+      window.buffers.push_back({b.id, std::max(b.lower, lower), std::min(b.upper, upper), b.size});
+  return window;
+}
+
+GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimits& limits) {
+  GuidedGuess guess;
+  const HoleDecompositions decompositions(problem, rule);
+  if (!decompositions.applicable()) return guess;
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::int64_t>& cuts = decompositions.cuts();
+  const int sections = static_cast<int>(cuts.size()) - 1;
+  std::vector<int> choices(static_cast<std::size_t>(sections), 0);
+  std::vector<int> options;
+  for (int s = 0; s < sections; ++s) {
+    // The options cut s offers depend on the choices before it.
+    decompositions.walk(choices, &options);
+    if (options[s] < 2) continue;
+    const std::int64_t lower = cuts[std::max(0, s - kGuideWindowSections)];
+    const std::int64_t upper = cuts[std::min(sections, s + kGuideWindowSections)];
+    int kept = 0;  // the rule's own option when no window packs
+    for (int option = 0; option < options[s]; ++option) {
+      const double seconds_left =
+          limits.seconds -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::uint64_t budget = kGuideWindowPlacements;
+      if (limits.placements > 0) {
+        if (guess.placements >= limits.placements) return guess;
+        budget = std::min(budget, limits.placements - guess.placements);
+      }
+      if (seconds_left <= 0) return guess;
+      choices[s] = option;
+      const Problem window =
+          time_window(with_holes(problem, decompositions.walk(choices)), lower, upper);
+      const ExactSearchResult r =
+          skyline_search(window, {seconds_left, budget}, RankOrder::busiest_section, {}, 0,
+                         feasible_offsets(window));
+      guess.placements += r.nodes;
+      if (r.outcome == SearchOutcome::limit && r.nodes < budget) return guess;  // out of time
+      if (r.outcome == SearchOutcome::packed) {
+        kept = option;
+        break;
+      }
+    }
+    choices[s] = kept;
+  }
+  guess.holes = decompositions.walk(choices);
+  guess.complete = true;
+  return guess;
+}
+
+}  // namespace memplace::allocation
