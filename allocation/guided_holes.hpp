@@ -35,6 +35,6 @@ Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upp
 
 // Sections on each side of a cut in its window, and the placements its search may take.
 inline constexpr int kGuideWindowSections = 16;
-inline constexpr std::uint64_t kGuideWindowPlacements = 20'000;
+inline constexpr std::uint64_t kGuideWindowPlacements = 5'000;
 
 }  // namespace memplace::allocation

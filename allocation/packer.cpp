@@ -26,10 +26,10 @@ struct RuleGuesses {
   std::vector<OffsetSet> first_feasible;
   std::uint64_t made = 0;
 };
-// From round 2 on, each rule's first guess runs again at this many times the round's budget: a
-// right first guess of a 450-buffer problem may need a few hundred thousand placements, which the
-// round's budget reaches only after most of a minute of the portfolio's other runs (chosen on
-// spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
+// From round 2 on, each rule's first guess (and each guided guess) runs again at this many times
+// the round's budget: a right first guess of a 450-buffer problem may need a few hundred thousand
+// placements, which the round's budget reaches only after most of a minute of the portfolio's
+// other runs (chosen on spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
 constexpr std::uint64_t kFirstGuessBudgetFactor = 8;
 // A rule's guided guess (guided_holes.hpp), made once at the end of round 1 and then run every
 // round like a first guess.
@@ -168,7 +168,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       r.nodes = spent;
       return r;
     };
-    // Each rule's first guess, run again each round at a bigger budget.
+    // Each rule's first guess and its guided guesses run again every round, at a bigger budget.
+    const std::uint64_t rerun_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
     for (RuleGuesses& g : guessers) {
       if (!g.first) {
         std::optional<std::vector<Buffer>> holes = g.source.next();
@@ -177,9 +178,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         g.first_feasible = feasible_offsets(*g.first);
         g.made = 1;
       }
-      const std::uint64_t first_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
       if (auto r =
-              run_guess(name_of(g.rule) + " guess 1", *g.first, g.first_feasible, first_budget))
+              run_guess(name_of(g.rule) + " guess 1", *g.first, g.first_feasible, rerun_budget))
         return *r;
     }
     // Then each rule's guided guesses, forward and with time reversed, made in round 1 (their
@@ -201,8 +201,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         g.feasible = feasible_offsets(*g.full);
       }
       if (!g.full) continue;
-      const std::uint64_t guided_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
-      if (auto r = run_guess(name, *g.full, g.feasible, guided_budget)) return *r;
+      if (auto r = run_guess(name, *g.full, g.feasible, rerun_budget)) return *r;
     }
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
