@@ -34,7 +34,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimi
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);
 
 // Sections on each side of a cut in its window, and the placements its search may take.
-inline constexpr int kGuideWindowSections = 16;
+inline constexpr int kGuideWindowSections = 20;
 inline constexpr std::uint64_t kGuideWindowPlacements = 5'000;
 
 }  // namespace memplace::allocation
