@@ -9,8 +9,7 @@
 namespace memplace::allocation {
 
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper) {
-  Problem window = problem;
-  window.buffers.clear();
+  Problem window{{}, problem.capacity, problem.alignment};
   for (const Buffer& b : problem.buffers)
     if (b.lower < upper && b.upper > lower)
       window.buffers.push_back({b.id, std::max(b.lower, lower), std::min(b.upper, upper), b.size});
@@ -25,10 +24,10 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimi
   const std::vector<std::int64_t>& cuts = decompositions.cuts();
   const int sections = static_cast<int>(cuts.size()) - 1;
   std::vector<int> choices(static_cast<std::size_t>(sections), 0);
+  // The options each cut offers depend on the choices before it: walked again when one changes.
   std::vector<int> options;
+  decompositions.walk(choices, &options);
   for (int s = 0; s < sections; ++s) {
-    // The options cut s offers depend on the choices before it.
-    decompositions.walk(choices, &options);
     if (options[s] < 2) continue;
     const std::int64_t lower = cuts[std::max(0, s - kGuideWindowSections)];
     const std::int64_t upper = cuts[std::min(sections, s + kGuideWindowSections)];
@@ -57,6 +56,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimi
       }
     }
     choices[s] = kept;
+    if (kept != 0) decompositions.walk(choices, &options);
   }
   guess.holes = decompositions.walk(choices);
   guess.complete = true;

@@ -103,6 +103,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       guided.push_back({rule, reversed, {}, {}});
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   std::uint64_t spent = 0;
+  const auto placements_spent = [&] { return limits.placements > 0 && spent >= limits.placements; };
   // A run's limits: the time left, and the round's budget within the placements left.
   const auto run_limits = [&](std::uint64_t budget) {
     const double seconds_left =
@@ -131,7 +132,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         spent += r.nodes;
         const bool budget_stopped =
             r.outcome == SearchOutcome::limit && r.nodes == this_run.placements;
-        if (!budget_stopped || (limits.placements > 0 && spent >= limits.placements)) {
+        if (!budget_stopped || placements_spent()) {
           method = run == Run::offset_order ? "exact search (" : "skyline search (";
           method += name_of(order) + " order" +
                     (run == Run::skyline_reversed ? ", time reversed" : "") +
@@ -142,10 +143,6 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
       }
     if (!guess_holes) continue;
-    // Whether the time or the placements are spent: the run that stopped decides.
-    const auto out_of_limits = [&] {
-      return run_limits(1).seconds <= 0 || (limits.placements > 0 && spent >= limits.placements);
-    };
     // A guess's run, if it decides (packed, or out of time or placements); `guess` names it.
     const auto run_guess = [&](const std::string& guess, const Problem& full,
                                std::span<const OffsetSet> feasible,
@@ -163,8 +160,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       }
       // A full problem that cannot be packed says nothing of the original: the next guess.
       const bool out_of_time = r.outcome == SearchOutcome::limit && r.nodes < this_run.placements;
-      if (!out_of_time && !(limits.placements > 0 && spent >= limits.placements))
-        return std::nullopt;
+      if (!out_of_time && !placements_spent()) return std::nullopt;
       r.outcome = SearchOutcome::limit;
       r.offsets.clear();
       method = "phantom holes (" + which;
@@ -197,7 +193,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         GuidedGuess guess = guided_holes(source, g.rule, {left.seconds, left.placements});
         spent += guess.placements;
         if (!guess.complete) {
-          if (!out_of_limits()) continue;
+          if (run_limits(1).seconds > 0 && !placements_spent()) continue;  // limits left
           method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
           return {SearchOutcome::limit, {}, spent, 0};
         }

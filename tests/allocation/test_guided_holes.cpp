@@ -12,6 +12,7 @@
 #include "allocation/packing_check.hpp"
 #include "allocation/skyline_search.hpp"
 #include "allocation/zero_slack_generator.hpp"
+#include "tests/support/full_sections.hpp"
 
 namespace memplace::allocation {
 namespace {
@@ -77,14 +78,7 @@ TEST_CASE("guided holes: guided guesses pack where the rule's first guess does n
     REQUIRE(d.applicable());
     const GuidedGuess guided = guided_holes(z.problem, HoleRule::split_first, {3600, 0});
     REQUIRE(guided.complete);
-    const Problem full = with_holes(z.problem, guided.holes);
-    const Sections sections = time_sections(full.buffers);
-    std::vector<std::int64_t> live(static_cast<std::size_t>(sections.count()), 0);
-    for (std::size_t i = 0; i < full.buffers.size(); ++i)
-      for (int s = sections.first[i]; s < sections.last[i]; ++s)
-        live[static_cast<std::size_t>(s)] += full.buffers[i].size;
-    for (const std::int64_t bytes : live)
-      CHECK(bytes == full.capacity);
+    CHECK(testing::every_section_full(z.problem, guided.holes));
     first_packs += full_outcome(z.problem, *d.next()) == SearchOutcome::packed;
     guided_packs += full_outcome(z.problem, guided.holes) == SearchOutcome::packed;
   }

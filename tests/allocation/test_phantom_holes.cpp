@@ -10,9 +10,12 @@
 #include "allocation/packing_check.hpp"
 #include "allocation/phantom_holes.hpp"
 #include "allocation/zero_slack_generator.hpp"
+#include "tests/support/full_sections.hpp"
 
 namespace memplace::allocation {
 namespace {
+
+using testing::every_section_full;
 
 struct Rect {
   std::int64_t lower, upper, size;
@@ -24,19 +27,6 @@ std::vector<Rect> rects(const std::vector<Buffer>& holes) {
   for (const Buffer& h : holes)
     out.push_back({h.lower, h.upper, h.size});
   return out;
-}
-
-// The bytes live in every section of the problem's own cuts (the holes end and start there too).
-bool every_section_full(const Problem& problem, const std::vector<Buffer>& holes) {
-  const Sections sections = time_sections(problem.buffers);
-  for (int s = 0; s < sections.count(); ++s) {
-    std::int64_t live = 0;
-    for (const std::vector<Buffer>* set : {&problem.buffers, &holes})
-      for (const Buffer& b : *set)
-        if (b.lower <= sections.cuts[s] && sections.cuts[s] < b.upper) live += b.size;
-    if (live != problem.capacity) return false;
-  }
-  return true;
 }
 
 TEST_CASE("phantom holes: a hand toy's spare bytes, one hole per gap") {
