@@ -30,23 +30,51 @@ std::vector<SubsetSum> subset_sums(const std::vector<Buffer>& buffers, const std
   return sums;
 }
 
+void append(Intervals& list, std::int64_t from, std::int64_t to) {
+  if (!list.empty() && from <= list.back().second + 1)
+    list.back().second = std::max(list.back().second, to);
+  else
+    list.emplace_back(from, to);
+}
+
 // The offsets of `within` that a buffer (bit `self` of the section) can take given the section's
-// subset sums: those within `spare` bytes above the sum of a subset without it. The union of those
-// ranges is made in one pass over the sorted sums, then intersected with `within`: linear, where
-// scanning each interval of `within` for its sums took |within| x the sums in `spare` bytes, which
-// on memories with spare bytes ran for minutes.
+// subset sums: those within `spare` bytes above the sum of a subset without it. Two ways to the
+// same set (each appends in order, so each gives it merged the same way):
+// - the union of those ranges in one pass over the sorted sums, then intersected with `within`:
+//   linear, where scanning each interval of `within` for its sums once took |within| x the sums in
+//   `spare` bytes, which on memories with spare bytes ran for minutes;
+// - where `within` is already narrow (the sections with fewest buffers come first), only the sums
+//   that reach each interval of `within`, found by binary search: on full memories most of a big
+//   section's 2^17 sums reach none, and the guided guesses' windows (guided_holes.hpp) compute
+//   these sets thousands of times.
 Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, std::uint32_t self,
                   std::int64_t spare) {
-  const auto append = [](Intervals& list, std::int64_t from, std::int64_t to) {
-    if (!list.empty() && from <= list.back().second + 1)
-      list.back().second = std::max(list.back().second, to);
-    else
-      list.emplace_back(from, to);
+  // The sums that reach [lo, hi]: those in [lo - spare, hi].
+  const auto reaching = [&](std::int64_t lo, std::int64_t hi) {
+    const auto by_sum = [](const SubsetSum& s, std::int64_t x) { return s.sum < x; };
+    return std::pair{std::lower_bound(sums.begin(), sums.end(), lo - spare, by_sum),
+                     std::lower_bound(sums.begin(), sums.end(), hi + 1, by_sum)};
   };
+  // Two binary searches per interval, then the sums reached: worth it when fewer than all.
+  std::size_t reached = 0;
+  if (within.size() * 64 < sums.size())
+    for (const auto& [lo, hi] : within) {
+      const auto [first, last] = reaching(lo, hi);
+      reached += static_cast<std::size_t>(last - first);
+    }
+  Intervals out;
+  if (within.size() * 64 < sums.size() && reached < sums.size()) {
+    for (const auto& [lo, hi] : within) {
+      const auto [first, last] = reaching(lo, hi);
+      for (auto it = first; it != last; ++it)
+        if (!(it->members & self))
+          append(out, std::max(lo, it->sum), std::min(hi, it->sum + spare));
+    }
+    return out;
+  }
   Intervals reach;
   for (const SubsetSum& s : sums)
     if (!(s.members & self)) append(reach, s.sum, s.sum + spare);
-  Intervals out;
   auto r = reach.begin();
   for (const auto& [lo, hi] : within) {
     while (r != reach.end() && r->second < lo)

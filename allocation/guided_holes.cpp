@@ -16,11 +16,15 @@ Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upp
   return window;
 }
 
-GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimits& limits) {
+GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
+                         const SearchLimits& limits, const SearchProgressCallback& progress) {
   GuidedGuess guess;
   const HoleDecompositions decompositions(problem, rule);
   if (!decompositions.applicable()) return guess;
   const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const std::vector<std::int64_t>& cuts = decompositions.cuts();
   const int sections = static_cast<int>(cuts.size()) - 1;
   std::vector<int> choices(static_cast<std::size_t>(sections), 0);
@@ -29,25 +33,23 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimi
   decompositions.walk(choices, &options);
   for (int s = 0; s < sections; ++s) {
     if (options[s] < 2) continue;
-    const std::int64_t lower = cuts[std::max(0, s - kGuideWindowSections)];
-    const std::int64_t upper = cuts[std::min(sections, s + kGuideWindowSections)];
+    const std::int64_t lower = cuts[std::max(0, s - window.sections)];
+    const std::int64_t upper = cuts[std::min(sections, s + window.sections)];
     int kept = 0;  // the rule's own option when no window packs
     for (int option = 0; option < options[s]; ++option) {
-      const double seconds_left =
-          limits.seconds -
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::uint64_t budget = kGuideWindowPlacements;
+      const double seconds_left = limits.seconds - elapsed();
+      std::uint64_t budget = window.placements;
       if (limits.placements > 0) {
         if (guess.placements >= limits.placements) return guess;
         budget = std::min(budget, limits.placements - guess.placements);
       }
       if (seconds_left <= 0) return guess;
       choices[s] = option;
-      const Problem window =
+      const Problem around =
           time_window(with_holes(problem, decompositions.walk(choices)), lower, upper);
       const ExactSearchResult r =
-          skyline_search(window, {seconds_left, budget}, RankOrder::busiest_section, {}, 0,
-                         feasible_offsets(window));
+          skyline_search(around, {seconds_left, budget}, RankOrder::busiest_section, {}, 0,
+                         feasible_offsets(around));
       guess.placements += r.nodes;
       if (r.outcome == SearchOutcome::limit && r.nodes < budget) return guess;  // out of time
       if (r.outcome == SearchOutcome::packed) {
@@ -57,6 +59,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimi
     }
     choices[s] = kept;
     if (kept != 0) decompositions.walk(choices, &options);
+    if (progress) progress({guess.placements, s + 1, sections, elapsed(), {}});
   }
   guess.holes = decompositions.walk(choices);
   guess.complete = true;

@@ -26,15 +26,25 @@ struct GuidedGuess {
   std::uint64_t placements = 0;  // spent on the windows' searches
 };
 
-// The guided guess under `rule`; deterministic under a placement limit (`limits` bound the
-// windows' searches together).
-GuidedGuess guided_holes(const Problem& problem, HoleRule rule, const SearchLimits& limits);
+// How far a window reaches on each side of its cut, and the placements its search may take.
+struct GuideWindow {
+  int sections = 0;
+  std::uint64_t placements = 0;
+};
+// Narrow windows are cheap (a 450-buffer sweep takes a second or two) and decide most cuts; at
+// some cuts a wrong option's narrow window packs too, where a window reaching 60 sections each
+// way does not — at some ten times the cost (docs/allocation.md, "Guided guesses").
+inline constexpr GuideWindow kNarrowGuide{20, 5'000};
+inline constexpr GuideWindow kWideGuide{60, 20'000};
+
+// The guided guess under `rule` with windows of `window`; deterministic under a placement limit
+// (`limits` bound the windows' searches together).
+// `progress`, if given, is called after each section: `deepest` of `buffers` are then the
+// sections passed of all, `nodes` the placements spent.
+GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
+                         const SearchLimits& limits, const SearchProgressCallback& progress = {});
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);
-
-// Sections on each side of a cut in its window, and the placements its search may take.
-inline constexpr int kGuideWindowSections = 20;
-inline constexpr std::uint64_t kGuideWindowPlacements = 5'000;
 
 }  // namespace memplace::allocation

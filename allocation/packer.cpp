@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/greedy_packing.hpp"
@@ -31,14 +32,24 @@ struct RuleGuesses {
 // placements, which the round's budget reaches only after most of a minute of the portfolio's
 // other runs (chosen on spare-bytes seeds 6-70 of 300 and 450 buffers; held out: 71-100).
 constexpr std::uint64_t kFirstGuessBudgetFactor = 8;
-// The round at whose end the guided guesses (guided_holes.hpp) are made: their windows take
-// seconds on a few hundred buffers, which round 1 would spend before round 2's runs decide what
-// the portfolio packs cheaply (published problem I: 12.1 s with them in round 1, 1.4 s without).
-constexpr std::uint64_t kGuidedRound = 2;
+// The round in which the narrow guided guesses (guided_holes.hpp) are made, after the rules'
+// first guesses: their windows take seconds on a few hundred buffers, which round 1 would spend
+// before round 2's runs decide what the portfolio packs cheaply (published problem I: 12.1 s with
+// them in round 1, 1.4 s without).
+constexpr std::uint64_t kNarrowGuidedRound = 2;
+// The round at whose end, after its fresh guesses, the first two wide guided guesses are made (the
+// other two a round later): a wide sweep of 450 buffers takes 2-27 s, so each round's cheaper
+// guesses go first. All four at the end of round 2 lost a problem that round 3's fresh guesses
+// pack; all four at the end of round 3 came too late for another (docs/allocation.md, "Wide
+// guided guesses").
+constexpr std::uint64_t kWideGuidedRound = 2;
 // A rule's guided guess, made once and then run every round like a first guess.
 struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
+  GuideWindow window;
+  std::string label;          // "guided" or "wide guided", in the method line
+  std::uint64_t made_in = 0;  // the round
   std::optional<Problem> full;
   std::vector<OffsetSet> feasible;
   bool made = false;
@@ -97,10 +108,19 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   for (const HoleRule rule :
        {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut})
     guessers.push_back({rule, HoleDecompositions(problem, rule), {}, {}});
-  std::vector<GuidedRun> guided;
+  std::vector<GuidedRun> narrow_guided;
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
-      guided.push_back({rule, reversed, {}, {}});
+      narrow_guided.push_back({rule, reversed, kNarrowGuide, "guided", kNarrowGuidedRound, {}, {}});
+  // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
+  // two in each round from kWideGuidedRound.
+  std::vector<GuidedRun> wide_guided;
+  for (const auto& [rule, reversed, made_in] :
+       {std::tuple{HoleRule::split_first, false, kWideGuidedRound},
+        std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
+        std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
+        std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
+    wide_guided.push_back({rule, reversed, kWideGuide, "wide guided", made_in, {}, {}});
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   std::uint64_t spent = 0;
   const auto placements_spent = [&] { return limits.placements > 0 && spent >= limits.placements; };
@@ -113,16 +133,35 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     if (limits.placements > 0) run_budget = std::min(run_budget, limits.placements - spent);
     return SearchLimits{seconds_left, run_budget};
   };
+  // The progress of the run under way, its placements counted on from those spent before it;
+  // a guess's run or a guided sweep says which it is (`name`) in the stage. At most once a
+  // second, as a sweep reports after every section.
+  enum class Stage { problem, guess, sweep };
+  auto next_report = start;
+  const auto report_run = [&](Stage stage, const std::string& name) -> SearchProgressCallback {
+    if (!progress) return {};
+    return [&, stage, name](const SearchProgress& p) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now < next_report) return;
+      next_report = now + std::chrono::seconds(1);
+      SearchProgress shown{spent + p.nodes,
+                           p.deepest,
+                           p.buffers,
+                           std::chrono::duration<double>(now - start).count(),
+                           {}};
+      const std::string of = std::to_string(p.deepest) + " of " + std::to_string(p.buffers);
+      if (stage == Stage::guess)
+        shown.stage = name + ": at most " + of + " buffers and holes placed";
+      else if (stage == Stage::sweep)
+        shown.stage = name + ": holes chosen up to section " + of;
+      progress(shown);
+    };
+  };
   for (std::uint64_t budget = kFirstBudget, round = 1;; budget *= 2, ++round) {
     for (const Run run : {Run::offset_order, Run::skyline, Run::skyline_reversed})
       for (const RankOrder order : orders) {
         const SearchLimits this_run = run_limits(budget);
-        const SearchProgressCallback shifted = [&](const SearchProgress& p) {
-          progress(
-              {spent + p.nodes, p.deepest, p.buffers,
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
-        };
-        const SearchProgressCallback& report = progress ? shifted : SearchProgressCallback{};
+        const SearchProgressCallback report = report_run(Stage::problem, {});
         if (run != Run::offset_order && !feasible) feasible.emplace(feasible_offsets(problem));
         ExactSearchResult r =
             run == Run::offset_order
@@ -148,8 +187,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                std::span<const OffsetSet> feasible,
                                std::uint64_t guess_budget) -> std::optional<ExactSearchResult> {
       const SearchLimits this_run = run_limits(guess_budget);
-      ExactSearchResult r = skyline_search(full, this_run, RankOrder::busiest_section, {},
-                                           round > 1 ? round : 0, feasible);
+      ExactSearchResult r =
+          skyline_search(full, this_run, RankOrder::busiest_section,
+                         report_run(Stage::guess, guess), round > 1 ? round : 0, feasible);
       spent += r.nodes;
       const std::string which = guess + ", round " + std::to_string(round) + ")";
       if (r.outcome == SearchOutcome::packed) {
@@ -181,28 +221,36 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
               run_guess(name_of(g.rule) + " guess 1", *g.first, g.first_feasible, rerun_budget))
         return *r;
     }
-    // Then each rule's guided guesses, forward and with time reversed, made at the end of round
-    // kGuidedRound (their windows' searches count as placements).
-    for (GuidedRun& g : guided) {
-      if (round < kGuidedRound) break;
-      const std::string name = "guided " + name_of(g.rule) + (g.reversed ? ", time reversed" : "");
-      if (!g.made) {
-        g.made = true;
-        const Problem& source = g.reversed ? reversed_problem() : problem;
-        const SearchLimits left = run_limits(limits.placements > 0 ? limits.placements - spent : 0);
-        GuidedGuess guess = guided_holes(source, g.rule, {left.seconds, left.placements});
-        spent += guess.placements;
-        if (!guess.complete) {
-          if (run_limits(1).seconds > 0 && !placements_spent()) continue;  // limits left
-          method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
-          return {SearchOutcome::limit, {}, spent, 0};
+    // Guided guesses, made in round `made_in` and run again every round after it (their
+    // windows' searches count as placements).
+    const auto run_guided = [&](std::vector<GuidedRun>& runs) -> std::optional<ExactSearchResult> {
+      for (GuidedRun& g : runs) {
+        if (round < g.made_in) break;
+        const std::string name =
+            g.label + " " + name_of(g.rule) + (g.reversed ? ", time reversed" : "");
+        if (!g.made) {
+          g.made = true;
+          const Problem& source = g.reversed ? reversed_problem() : problem;
+          const SearchLimits left =
+              run_limits(limits.placements > 0 ? limits.placements - spent : 0);
+          GuidedGuess guess =
+              guided_holes(source, g.rule, g.window, {left.seconds, left.placements},
+                           report_run(Stage::sweep, name));
+          spent += guess.placements;
+          if (!guess.complete) {
+            if (run_limits(1).seconds > 0 && !placements_spent()) continue;  // limits left
+            method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
+            return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
+          }
+          g.full = with_holes(source, guess.holes);
+          g.feasible = feasible_offsets(*g.full);
         }
-        g.full = with_holes(source, guess.holes);
-        g.feasible = feasible_offsets(*g.full);
+        if (!g.full) continue;
+        if (auto r = run_guess(name, *g.full, g.feasible, rerun_budget)) return r;
       }
-      if (!g.full) continue;
-      if (auto r = run_guess(name, *g.full, g.feasible, rerun_budget)) return *r;
-    }
+      return std::nullopt;
+    };
+    if (auto r = run_guided(narrow_guided)) return *r;
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
     for (std::uint64_t k = 0, tried = 0; tried < fresh && k < fresh * guessers.size(); ++k) {
@@ -215,6 +263,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                              feasible_offsets(full), budget))
         return *r;
     }
+    // Last, the wide guided guesses, the costliest.
+    if (auto r = run_guided(wide_guided)) return *r;
   }
 }
 

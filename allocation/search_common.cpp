@@ -109,7 +109,7 @@ bool SearchMeter::tick(int depth) {
     if (now > deadline_) return false;
     if (progress_ && now >= next_report_) {
       next_report_ = now + std::chrono::seconds(1);
-      progress_(SearchProgress{nodes_, deepest_, buffers_, seconds()});
+      progress_(SearchProgress{nodes_, deepest_, buffers_, seconds(), {}});
     }
   }
   return true;

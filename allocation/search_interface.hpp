@@ -30,6 +30,10 @@ struct SearchProgress {
   int deepest = 0;  // the most buffers placed at once so far
   int buffers = 0;  // of this many (those with bytes)
   double seconds = 0;
+  // Empty while the problem itself is searched; otherwise what runs and how far it is, in words
+  // (a guess of `memplace pack`'s phantom holes, or a guided sweep: packer.cpp), in place of
+  // `deepest` of `buffers`.
+  std::string stage;
 };
 using SearchProgressCallback = std::function<void(const SearchProgress&)>;
 

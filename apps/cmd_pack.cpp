@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string>
 
 #include "allocation/csv.hpp"
 #include "allocation/packer.hpp"
@@ -110,9 +111,11 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
   const auto show = [&](const SearchProgress& p) {
     if (!terminal && static_cast<int>(p.seconds) % 10 != 0) return;
     io.err << (terminal ? "\r" : "") << "exact search: " << format_fixed(p.seconds, 0) << " s of "
-           << format_fixed(o.time_limit, 0) << ", " << p.nodes << " placements, at most "
-           << p.deepest << " of " << p.buffers << " buffers placed" << (terminal ? "" : "\n")
-           << std::flush;
+           << format_fixed(o.time_limit, 0) << ", " << p.nodes << " placements, "
+           << (p.stage.empty() ? "at most " + std::to_string(p.deepest) + " of " +
+                                     std::to_string(p.buffers) + " buffers placed"
+                               : p.stage)
+           << (terminal ? "\x1b[K" : "\n") << std::flush;
     drawn = terminal;
   };
   const PackResult r = pack(problem, {o.time_limit, o.max_placements}, o.greedy_only, show);
