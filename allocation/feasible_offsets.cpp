@@ -56,14 +56,16 @@ Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, s
                      std::lower_bound(sums.begin(), sums.end(), hi + 1, by_sum)};
   };
   // Two binary searches per interval, then the sums reached: worth it when fewer than all.
-  std::size_t reached = 0;
-  if (within.size() * 64 < sums.size())
+  std::size_t reached = sums.size();
+  if (within.size() * 64 < sums.size()) {
+    reached = 0;
     for (const auto& [lo, hi] : within) {
       const auto [first, last] = reaching(lo, hi);
       reached += static_cast<std::size_t>(last - first);
     }
+  }
   Intervals out;
-  if (within.size() * 64 < sums.size() && reached < sums.size()) {
+  if (reached < sums.size()) {
     for (const auto& [lo, hi] : within) {
       const auto [first, last] = reaching(lo, hi);
       for (auto it = first; it != last; ++it)
