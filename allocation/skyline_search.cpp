@@ -161,8 +161,10 @@ class Skyline {
     for (const int i : crossing_[s])
       if (!placed_[i] && lowest_[i] < to) {
         trail_.set(lowest_[i], resting_offset(i, to));
+        // A section whose bytes to place fit above i's own lowest offset fits above the lowest
+        // of all its unplaced buffers too: no need to look at the others.
         for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
-          ok = section_holds(t);
+          ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t);
       }
     return ok;
   }
