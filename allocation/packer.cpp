@@ -11,6 +11,7 @@
 #include "allocation/greedy_packing.hpp"
 #include "allocation/guided_holes.hpp"
 #include "allocation/phantom_holes.hpp"
+#include "allocation/seen_holes.hpp"
 #include "allocation/skyline_search.hpp"
 
 namespace memplace::allocation {
@@ -19,12 +20,15 @@ namespace {
 // The first placement budget of the portfolio's runs; it doubles every round.
 constexpr std::uint64_t kFirstBudget = 4096;
 
-// A rule's guesses of the phantom holes; its first guess, made full, is kept to be run again.
+// A rule's guesses of the phantom holes; its first guess that no rule before it made, made full,
+// is kept to be run again until it is refuted.
 struct RuleGuesses {
   HoleRule rule;
   HoleDecompositions source;
   std::optional<Problem> first;
   std::vector<OffsetSet> first_feasible;
+  std::uint64_t first_index = 0;  // in the rule's order: "guess <k>"
+  bool refuted = false;
   std::uint64_t made = 0;
 };
 // From round 2 on, each rule's first guess (and each guided guess) runs again at this many times
@@ -43,7 +47,8 @@ constexpr std::uint64_t kNarrowGuidedRound = 2;
 // pack; all four at the end of round 3 came too late for another (docs/allocation.md, "Wide
 // guided guesses").
 constexpr std::uint64_t kWideGuidedRound = 2;
-// A rule's guided guess, made once and then run every round like a first guess.
+// A rule's guided guess, made once and then run every round like a first guess (unless another
+// guess had the same holes, or until it is refuted).
 struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
@@ -122,6 +127,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
     wide_guided.push_back({rule, reversed, kWideGuide, "wide guided", made_in, {}, {}});
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
+  SeenHoles seen;
   std::uint64_t spent = 0;
   const auto placements_spent = [&] { return limits.placements > 0 && spent >= limits.placements; };
   // A run's limits: the time left, and the round's budget within the placements left.
@@ -183,14 +189,17 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       }
     if (!guess_holes) continue;
     // A guess's run, if it decides (packed, or out of time or placements); `guess` names it.
+    // `refuted` says whether its full problem was proven to have no packing: every run is
+    // complete, so a rerun, shuffled or not, would prove it again.
     const auto run_guess = [&](const std::string& guess, const Problem& full,
-                               std::span<const OffsetSet> feasible,
-                               std::uint64_t guess_budget) -> std::optional<ExactSearchResult> {
+                               std::span<const OffsetSet> feasible, std::uint64_t guess_budget,
+                               bool& refuted) -> std::optional<ExactSearchResult> {
       const SearchLimits this_run = run_limits(guess_budget);
       ExactSearchResult r =
           skyline_search(full, this_run, RankOrder::busiest_section,
                          report_run(Stage::guess, guess), round > 1 ? round : 0, feasible);
       spent += r.nodes;
+      refuted = r.outcome == SearchOutcome::infeasible;
       const std::string which = guess + ", round " + std::to_string(round) + ")";
       if (r.outcome == SearchOutcome::packed) {
         r.offsets.resize(problem.buffers.size());  // the holes dropped
@@ -210,15 +219,18 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     // Each rule's first guess and its guided guesses run again every round, at a bigger budget.
     const std::uint64_t rerun_budget = round == 1 ? budget : budget * kFirstGuessBudgetFactor;
     for (RuleGuesses& g : guessers) {
-      if (!g.first) {
+      while (!g.first) {
         std::optional<std::vector<Buffer>> holes = g.source.next();
-        if (!holes) continue;
+        if (!holes) break;
+        ++g.made;
+        if (!seen.insert(*holes, false)) continue;
         g.first = with_holes(problem, *holes);
         g.first_feasible = feasible_offsets(*g.first);
-        g.made = 1;
+        g.first_index = g.made;
       }
-      if (auto r =
-              run_guess(name_of(g.rule) + " guess 1", *g.first, g.first_feasible, rerun_budget))
+      if (!g.first || g.refuted) continue;
+      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(g.first_index), *g.first,
+                             g.first_feasible, rerun_budget, g.refuted))
         return *r;
     }
     // Guided guesses, made in round `made_in` and run again every round after it (their
@@ -242,25 +254,36 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
             method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
             return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
           }
+          if (!seen.insert(guess.holes, g.reversed)) continue;
           g.full = with_holes(source, guess.holes);
           g.feasible = feasible_offsets(*g.full);
         }
         if (!g.full) continue;
-        if (auto r = run_guess(name, *g.full, g.feasible, rerun_budget)) return r;
+        bool refuted = false;
+        if (auto r = run_guess(name, *g.full, g.feasible, rerun_budget, refuted)) return r;
+        if (refuted) g.full.reset(), g.feasible.clear();
       }
       return std::nullopt;
     };
     if (auto r = run_guided(narrow_guided)) return *r;
-    // Then 2^round new guesses, the rules in turn, each run once at the round's budget.
+    // Then 2^round new guesses, the rules in turn, each run once at the round's budget (until
+    // every rule's guesses are used up: `dry` rules in a row had none left).
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);
-    for (std::uint64_t k = 0, tried = 0; tried < fresh && k < fresh * guessers.size(); ++k) {
+    for (std::size_t k = 0, tried = 0, dry = 0; tried < fresh && dry < guessers.size(); ++k) {
       RuleGuesses& g = guessers[k % guessers.size()];
       std::optional<std::vector<Buffer>> holes = g.source.next();
-      if (!holes) continue;
+      if (!holes) {
+        ++dry;
+        continue;
+      }
+      dry = 0;
+      ++g.made;
+      if (!seen.insert(*holes, false)) continue;
       ++tried;
       const Problem full = with_holes(problem, *holes);
-      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(++g.made), full,
-                             feasible_offsets(full), budget))
+      bool refuted = false;
+      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(g.made), full,
+                             feasible_offsets(full), budget, refuted))
         return *r;
     }
     // Last, the wide guided guesses, the costliest.
