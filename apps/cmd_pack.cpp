@@ -107,9 +107,10 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
          << std::endl;
   // The search's progress on stderr: redrawn on a terminal, a line every 10 s otherwise.
   const bool terminal = is_terminal(2);
+  PeriodicLines lines(10);
   bool drawn = false;
   const auto show = [&](const SearchProgress& p) {
-    if (!terminal && static_cast<int>(p.seconds) % 10 != 0) return;
+    if (!terminal && !lines.due(p.seconds)) return;
     io.err << (terminal ? "\r" : "") << "exact search: " << format_fixed(p.seconds, 0) << " s of "
            << format_fixed(o.time_limit, 0) << ", " << p.nodes << " placements, "
            << (p.stage.empty() ? "at most " + std::to_string(p.deepest) + " of " +

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "apps/shared/stop_signals.hpp"
@@ -11,6 +12,12 @@ namespace memplace::cli {
 
 bool is_terminal(int fd) {
   return ::isatty(fd) == 1;
+}
+
+bool PeriodicLines::due(double seconds) {
+  if (seconds < next_) return false;
+  next_ = (std::floor(seconds / period_) + 1) * period_;
+  return true;
 }
 
 ProgressDisplay::ProgressDisplay(std::ostream& out, bool terminal, std::string label)

@@ -28,6 +28,20 @@ class ProgressDisplay {
   bool drawn_ = false;
 };
 
+// When a progress line is due where the output is not a terminal (logs, CI): the first report
+// in each period of `period_seconds` — reports come at most once a second, so a period can start
+// with none of them on its first whole second.
+class PeriodicLines {
+ public:
+  explicit PeriodicLines(double period_seconds) : period_(period_seconds) {}
+  // Whether a report at `seconds` since the start gets a line.
+  bool due(double seconds);
+
+ private:
+  double period_;
+  double next_ = 0;  // the start of the next period without a line
+};
+
 // Runs `trainer` to its end, showing its progress on `err` (unless `quiet`) and stopping it, with a
 // checkpoint, on SIGINT/SIGTERM (the result says `interrupted`). For train and transfer. `ranks`:
 // how many ranks share the run's evaluations (shown in the label).
