@@ -11,6 +11,7 @@
 #include "allocation/greedy_packing.hpp"
 #include "allocation/guided_holes.hpp"
 #include "allocation/phantom_holes.hpp"
+#include "allocation/probed_holes.hpp"
 #include "allocation/seen_holes.hpp"
 #include "allocation/skyline_search.hpp"
 
@@ -47,13 +48,19 @@ constexpr std::uint64_t kNarrowGuidedRound = 2;
 // pack; all four at the end of round 3 came too late for another (docs/allocation.md, "Wide
 // guided guesses").
 constexpr std::uint64_t kWideGuidedRound = 2;
-// A rule's guided guess, made once and then run every round like a first guess (unless another
-// guess had the same holes, or until it is refuted).
+// The round in which the neighbours of whole-first's and split-first's first guesses are probed
+// (probed_holes.hpp), after the narrow guided guesses: the probes take a few seconds on 450
+// buffers, which round 1 would spend before the cheap runs decide what the portfolio packs.
+constexpr std::uint64_t kProbeRound = 2;
+// The probed neighbours kept per rule: each runs again every round, at the first guesses' budget.
+constexpr std::size_t kProbedPerRule = 1;
+// A rule's guided guess (or a probed neighbour), made once and then run every round like a first
+// guess (unless another guess had the same holes, or until it is refuted).
 struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
   GuideWindow window;
-  std::string label;          // "guided" or "wide guided", in the method line
+  std::string label;          // "guided", "wide guided" or "probed neighbour of", in the method
   std::uint64_t made_in = 0;  // the round
   std::optional<Problem> full;
   std::vector<OffsetSet> feasible;
@@ -126,6 +133,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
     wide_guided.push_back({rule, reversed, kWideGuide, "wide guided", made_in, {}, {}});
+  // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
+  std::vector<GuidedRun> probed_runs;
+  SeenHoles probed;  // the neighbours probed, so that the second rule skips the first's
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   SeenHoles seen;
   std::uint64_t spent = 0;
@@ -142,7 +152,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   // The progress of the run under way, its placements counted on from those spent before it;
   // a guess's run or a guided sweep says which it is (`name`) in the stage. At most once a
   // second, as a sweep reports after every section.
-  enum class Stage { problem, guess, sweep };
+  enum class Stage { problem, guess, sweep, probe };
   auto next_report = start;
   const auto report_run = [&](Stage stage, const std::string& name) -> SearchProgressCallback {
     if (!progress) return {};
@@ -160,6 +170,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         shown.stage = name + ": at most " + of + " buffers and holes placed";
       else if (stage == Stage::sweep)
         shown.stage = name + ": holes chosen up to section " + of;
+      else if (stage == Stage::probe)
+        shown.stage = name + ": " + of + " probed";
       progress(shown);
     };
   };
@@ -266,6 +278,33 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       return std::nullopt;
     };
     if (auto r = run_guided(narrow_guided)) return *r;
+    if (round == kProbeRound)
+      for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+        const std::string name = "neighbours of the " + name_of(rule) + " guess";
+        const SearchLimits left = run_limits(limits.placements > 0 ? limits.placements - spent : 0);
+        ProbedNeighbours found = probed_neighbours(problem, rule, kProbedPerRule, kProbePlacements,
+                                                   {left.seconds, left.placements}, probed,
+                                                   report_run(Stage::probe, name));
+        spent += found.placements;
+        if (!found.complete) {
+          method = "phantom holes (probing " + name + ", round " + std::to_string(round) + ")";
+          return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
+        }
+        for (const std::vector<Buffer>& holes : found.holes) {
+          if (!seen.insert(holes, false)) continue;
+          Problem full = with_holes(problem, holes);
+          std::vector<OffsetSet> feasible = feasible_offsets(full);
+          probed_runs.push_back({rule,
+                                 false,
+                                 {},
+                                 "probed neighbour of",
+                                 round,
+                                 std::move(full),
+                                 std::move(feasible),
+                                 true});
+        }
+      }
+    if (auto r = run_guided(probed_runs)) return *r;
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget (until
     // every rule's guesses are used up: `dry` rules in a row had none left).
     const std::uint64_t fresh = std::uint64_t{2} << std::min<std::uint64_t>(round - 1, 20);

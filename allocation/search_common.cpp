@@ -126,6 +126,7 @@ ExactSearchResult search_result(SearchOutcome outcome, const SearchMeter& meter,
   result.outcome = outcome;
   result.nodes = meter.nodes();
   result.seconds = meter.seconds();
+  result.deepest = meter.deepest();
   if (outcome == SearchOutcome::packed) result.offsets = set.problem_offsets(problem, offsets);
   return result;
 }

@@ -61,6 +61,7 @@ class SearchMeter {
   // Counts one placement at `depth` buffers placed; false when a limit stops the search.
   bool tick(int depth);
   std::uint64_t nodes() const { return nodes_; }
+  int deepest() const { return deepest_; }
   double seconds() const;
 
  private:

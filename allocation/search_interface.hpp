@@ -22,6 +22,7 @@ struct ExactSearchResult {
   std::vector<std::int64_t> offsets;  // when packed: one per buffer, in the problem's order
   std::uint64_t nodes = 0;            // placements tried
   double seconds = 0;
+  int deepest = 0;  // the most buffers placed at once (deterministic, like `nodes`)
 };
 
 // Where a running search is, for a progress display.
