@@ -3,6 +3,7 @@
 // greedy mapping rectified, optionally fine-tuned — against the compiler, the all-fast rule and
 // the bound, written as a mapping file `memplace evaluate` replays (docs/place.md).
 #include <filesystem>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -49,10 +50,18 @@ std::string times(double speedup) {
   return speedup > 0 ? format_fixed(speedup, 4) + "x" : "nothing valid";
 }
 
-void run_place(const PlaceCommandOptions& o, Streams io) {
-  const fs::path out = o.out.empty() ? fs::path("runs/place-" + fs::path(o.model).stem().string() +
-                                                "-" + fs::path(o.hardware).stem().string())
-                                     : fs::path(o.out);
+// The outermost folder of `path` that does not exist yet (what create_directories makes first);
+// empty if `path` exists.
+fs::path outermost_missing(const fs::path& path) {
+  fs::path missing;
+  for (fs::path p = path; !p.empty() && !fs::exists(p); p = p.parent_path()) {
+    missing = p;
+    if (p == p.parent_path()) break;
+  }
+  return missing;
+}
+
+void place_into(const fs::path& out, const PlaceCommandOptions& o, Streams io) {
   fs::create_directories(out);
   check_writable((out / "mapping.yaml").string());
   experiments::PlaceRequest request;
@@ -110,6 +119,23 @@ void run_place(const PlaceCommandOptions& o, Streams io) {
          << "wrote " << mapping_file.string() << " (memplace evaluate " << request.workload << " "
          << mapping_file.string()
          << (fs::exists(o.hardware) ? " --hardware " + o.hardware : std::string()) << ")\n";
+}
+
+// The policy, the chip and the model are checked only once an ONNX model's workload is written
+// into the output folder (experiments::place reads it from there), so a refused request removes
+// the folders it made: bad input leaves nothing behind.
+void run_place(const PlaceCommandOptions& o, Streams io) {
+  const fs::path out = o.out.empty() ? fs::path("runs/place-" + fs::path(o.model).stem().string() +
+                                                "-" + fs::path(o.hardware).stem().string())
+                                     : fs::path(o.out);
+  const fs::path made = outermost_missing(out);
+  try {
+    place_into(out, o, io);
+  } catch (const InputError&) {
+    std::error_code ignored;
+    if (!made.empty()) fs::remove_all(made, ignored);
+    throw;
+  }
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ expect 2 "holds the fine-tune of another request" \
   "$memplace" place resnet50 --hardware nnpi --policy "$policy" -o "$work/tuned" --budget 300
 
 # Refused: a policy for another chip, a missing policy, --dim on a workload that is not ONNX, a
-# bad --dim, a negative budget, a folder that cannot be written.
+# bad --dim, a negative budget, a folder that cannot be written; none leaves a folder behind.
 expect 2 "a policy trained for agent=ppo env_version=v1 hardware=nnpi" \
   "$memplace" place resnet50 --hardware edge-tpu --policy "$policy" -o "$work/other"
 expect 2 "the model's chip is 'edge-tpu'" \
@@ -61,6 +61,17 @@ expect 2 "--dim is for ONNX models" \
   "$memplace" place resnet50 --hardware nnpi --policy "$policy" --dim batch=2 -o "$work/x"
 expect 2 "--dim batch=0" \
   "$memplace" place "$model" --hardware nnpi --policy "$policy" --dim batch=0 -o "$work/x"
+# A refused request leaves no folder behind, nor the folders above it that it made.
+for refused in other x; do
+  [ ! -e "$work/$refused" ] || fail "the refused request left $work/$refused: $(ls -R "$work/$refused")"
+done
+expect 2 "$work/none.gnn" \
+  "$memplace" place resnet50 --hardware nnpi --policy "$work/none.gnn" -o "$work/new/deeper"
+[ ! -e "$work/new" ] || fail "the refused request left $work/new"
+mkdir "$work/kept"
+expect 2 "$work/none.gnn" \
+  "$memplace" place resnet50 --hardware nnpi --policy "$work/none.gnn" -o "$work/kept/sub"
+[ -d "$work/kept" ] && [ ! -e "$work/kept/sub" ] || fail "a folder that was there before went"
 expect 2 "--budget" "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget -1
 expect 2 "--init-temperature" \
   "$memplace" place resnet50 --hardware nnpi --policy "$policy" --budget 5 --init-temperature 0
