@@ -3,7 +3,6 @@
 // greedy mapping rectified, optionally fine-tuned — against the compiler, the all-fast rule and
 // the bound, written as a mapping file `memplace evaluate` replays (docs/place.md).
 #include <filesystem>
-#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +12,7 @@
 #include "apps/shared/progress.hpp"
 #include "apps/shared/validators.hpp"
 #include "base/errors.hpp"
+#include "base/made_folders.hpp"
 #include "base/number_format.hpp"
 #include "experiments/generalization/place.hpp"
 #include "model/inputs/workload.hpp"
@@ -48,17 +48,6 @@ std::string workload_to_place(const PlaceCommandOptions& o, const fs::path& out)
 
 std::string times(double speedup) {
   return speedup > 0 ? format_fixed(speedup, 4) + "x" : "nothing valid";
-}
-
-// The outermost folder of `path` that does not exist yet (what create_directories makes first);
-// empty if `path` exists.
-fs::path outermost_missing(const fs::path& path) {
-  fs::path missing;
-  for (fs::path p = path; !p.empty() && !fs::exists(p); p = p.parent_path()) {
-    missing = p;
-    if (p == p.parent_path()) break;
-  }
-  return missing;
 }
 
 void place_into(const fs::path& out, const PlaceCommandOptions& o, Streams io) {
@@ -122,20 +111,12 @@ void place_into(const fs::path& out, const PlaceCommandOptions& o, Streams io) {
 }
 
 // The policy, the chip and the model are checked only once an ONNX model's workload is written
-// into the output folder (experiments::place reads it from there), so a refused request removes
-// the folders it made: bad input leaves nothing behind.
+// into the output folder (experiments::place reads it from there).
 void run_place(const PlaceCommandOptions& o, Streams io) {
   const fs::path out = o.out.empty() ? fs::path("runs/place-" + fs::path(o.model).stem().string() +
                                                 "-" + fs::path(o.hardware).stem().string())
                                      : fs::path(o.out);
-  const fs::path made = outermost_missing(out);
-  try {
-    place_into(out, o, io);
-  } catch (const InputError&) {
-    std::error_code ignored;
-    if (!made.empty()) fs::remove_all(made, ignored);
-    throw;
-  }
+  removing_made_folders_on_bad_input(out, [&] { place_into(out, o, io); });
 }
 
 }  // namespace

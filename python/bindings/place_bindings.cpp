@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/errors.hpp"
+#include "base/made_folders.hpp"
 #include "experiments/generalization/place.hpp"
 #include "model/mapping_io.hpp"
 #include "python/bindings/bindings.hpp"
@@ -17,16 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-py::dict place_model(const std::string& model, const std::string& hardware,
-                     const std::string& policy, std::uint64_t budget, std::uint64_t seed,
-                     const std::string& out, const std::map<std::string, std::int64_t>& dims,
-                     std::optional<double> init_temperature) {
-  const bool onnx = fs::path(model).extension() == ".onnx";
-  if (!onnx && !dims.empty()) throw InputError("dims is for ONNX models; " + model + " is not one");
-  if ((onnx || budget > 0) && out.empty())
-    throw InputError(std::string("out: a folder is needed for ") +
-                     (onnx ? "the ONNX model's workload YAML" : "the fine-tune's run"));
-  if (!out.empty()) fs::create_directories(out);
+py::dict place_into(const std::string& model, const std::string& hardware,
+                    const std::string& policy, std::uint64_t budget, std::uint64_t seed,
+                    const std::string& out, const std::map<std::string, std::int64_t>& dims,
+                    std::optional<double> init_temperature) {
   ImportOptions options;
   options.dims.insert(dims.begin(), dims.end());
   experiments::PlaceRequest request;
@@ -70,6 +65,25 @@ py::dict place_model(const std::string& model, const std::string& hardware,
     d["mapping_file"] = py::none();
   }
   return d;
+}
+
+py::dict place_model(const std::string& model, const std::string& hardware,
+                     const std::string& policy, std::uint64_t budget, std::uint64_t seed,
+                     const std::string& out, const std::map<std::string, std::int64_t>& dims,
+                     std::optional<double> init_temperature) {
+  const bool onnx = fs::path(model).extension() == ".onnx";
+  if (!onnx && !dims.empty()) throw InputError("dims is for ONNX models; " + model + " is not one");
+  if ((onnx || budget > 0) && out.empty())
+    throw InputError(std::string("out: a folder is needed for ") +
+                     (onnx ? "the ONNX model's workload YAML" : "the fine-tune's run"));
+  if (out.empty())
+    return place_into(model, hardware, policy, budget, seed, out, dims, init_temperature);
+  // The policy, the chip and the model are checked only once an ONNX model's workload is written
+  // into `out`: a refused request removes the folders it made.
+  return removing_made_folders_on_bad_input(out, [&] {
+    fs::create_directories(out);
+    return place_into(model, hardware, policy, budget, seed, out, dims, init_temperature);
+  });
 }
 
 }  // namespace

@@ -93,6 +93,12 @@ class PlaceTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "none.gnn"):
             memplace.place("resnet50", hardware="nnpi", policy=os.path.join(self.dir.name,
                                                                             "none.gnn"))
+        # A refused request leaves no folder behind, nor the folders above it that it made.
+        refused = os.path.join(self.dir.name, "refused")
+        with self.assertRaisesRegex(ValueError, "the model's chip is 'edge-tpu'"):
+            memplace.place("resnet50", hardware="edge-tpu", policy=self.policy,
+                           out=os.path.join(refused, "deeper"))
+        self.assertFalse(os.path.exists(refused))
 
 
 if __name__ == "__main__":
