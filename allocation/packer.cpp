@@ -135,7 +135,6 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     wide_guided.push_back({rule, reversed, kWideGuide, "wide guided", made_in, {}, {}});
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
-  SeenHoles probed;  // the neighbours probed, so that the second rule skips the first's
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
   SeenHoles seen;
   std::uint64_t spent = 0;
@@ -278,7 +277,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       return std::nullopt;
     };
     if (auto r = run_guided(narrow_guided)) return *r;
-    if (round == kProbeRound)
+    if (round == kProbeRound) {
+      SeenHoles probed;  // the neighbours probed, so that the second rule skips the first's
       for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
         const std::string name = "neighbours of the " + name_of(rule) + " guess";
         const SearchLimits left = run_limits(limits.placements > 0 ? limits.placements - spent : 0);
@@ -304,6 +304,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                  true});
         }
       }
+    }
     if (auto r = run_guided(probed_runs)) return *r;
     // Then 2^round new guesses, the rules in turn, each run once at the round's budget (until
     // every rule's guesses are used up: `dry` rules in a row had none left).

@@ -76,12 +76,10 @@ py::dict place_model(const std::string& model, const std::string& hardware,
   if ((onnx || budget > 0) && out.empty())
     throw InputError(std::string("out: a folder is needed for ") +
                      (onnx ? "the ONNX model's workload YAML" : "the fine-tune's run"));
-  if (out.empty())
-    return place_into(model, hardware, policy, budget, seed, out, dims, init_temperature);
   // The policy, the chip and the model are checked only once an ONNX model's workload is written
   // into `out`: a refused request removes the folders it made.
   return removing_made_folders_on_bad_input(out, [&] {
-    fs::create_directories(out);
+    if (!out.empty()) fs::create_directories(out);
     return place_into(model, hardware, policy, budget, seed, out, dims, init_temperature);
   });
 }
