@@ -71,6 +71,7 @@ class Skyline {
         sections_(time_sections(buffers_)),
         rank_(shuffled(detail::tie_break_ranks(buffers_, rank_order), shuffle)),
         twin_before_(detail::twins_before(buffers_, rank_)),
+        stackable_above_(stackable_above()),
         meter_(limits, progress, n_) {
     const int sections = sections_.count();
     // Placements and rises: a few per section beyond the buffers covers every search tried; a
@@ -83,6 +84,7 @@ class Skyline {
     crossing_.resize(sections);
     starting_.resize(sections);
     remaining_.assign(sections, 0);
+    holding_hint_.assign(sections, 0);
     floor_.assign(sections, 0);
     lowest_.assign(n_, 0);
     std::vector<int> by_rank(n_);
@@ -96,6 +98,7 @@ class Skyline {
       }
     }
     reach_.assign(sections + 1, 0);
+    inside_.assign(sections + 1, 0);
     placed_.assign(n_, 0);
     offset_.assign(n_, 0);
     if (!feasible.empty())
@@ -172,10 +175,20 @@ class Skyline {
   // unplaced buffer's lowest offset up.
   bool section_holds(int t) {
     if (remaining_[t] == 0) return true;
-    std::int64_t lowest = kNone;
-    for (const int i : crossing_[t])
-      if (!placed_[i]) lowest = std::min(lowest, lowest_[i]);
-    if (remaining_[t] <= capacity_ - lowest) return true;
+    // Any one unplaced buffer low enough will do. On full memories a rise checks every section
+    // it touches, and this was most of a search's time: the look starts at the buffer that held
+    // last time (a hint only, so it is not undone on backtracking).
+    const std::int64_t highest_fitting = capacity_ - remaining_[t];
+    const std::vector<int>& crossing = crossing_[t];
+    std::size_t& hint = holding_hint_[t];
+    for (std::size_t k = hint, looked = 0; looked < crossing.size(); ++looked) {
+      const int i = crossing[k];
+      if (!placed_[i] && lowest_[i] <= highest_fitting) {
+        hint = k;
+        return true;
+      }
+      if (++k == crossing.size()) k = 0;
+    }
     blame_section(why_, t);
     for (const int i : crossing_[t])
       if (!placed_[i]) blame_lowest(why_, i);
@@ -291,12 +304,19 @@ class Skyline {
     if (active(a - 1)) wall = floor_[a - 1];
     if (active(b)) wall = std::min(wall, floor_[b]);
     if (wall == kNone) return true;
+    // The bytes of the unplaced buffers inside the valley, per section: added where each starts
+    // and taken off where it ends (a pass over the starts, not over every section's buffers).
+    std::fill(inside_.begin() + a, inside_.begin() + b + 1, 0);
+    for (int p = a; p < b; ++p)
+      for (const int i : starting_[p])
+        if (!placed_[i] && sections_.last[i] <= b) {
+          inside_[p] += buffers_[i].size;
+          inside_[sections_.last[i]] -= buffers_[i].size;
+        }
+    std::int64_t inside = 0;
     for (int p = a; p < b; ++p) {
+      inside += inside_[p];
       const std::int64_t spare = capacity_ - floor_[p] - remaining_[p];
-      std::int64_t inside = 0;
-      for (const int i : crossing_[p])
-        if (!placed_[i] && sections_.first[i] >= a && sections_.last[i] <= b)
-          inside += buffers_[i].size;
       if (inside < wall - h - spare) return fail();
     }
     return true;
@@ -306,13 +326,33 @@ class Skyline {
   // rank: the two stacked can swap places, so only ranks rising upward are searched (not when
   // alignment pads either size, as the swapped stack could then be taller).
   bool lands_on_higher_rank(int k, std::int64_t floor) const {
-    if (buffers_[k].size % alignment_ != 0) return false;
-    for (const int j : crossing_[sections_.first[k]])
-      if (placed_[j] && rank_[j] > rank_[k] && buffers_[j].lower == buffers_[k].lower &&
-          buffers_[j].upper == buffers_[k].upper && buffers_[j].size % alignment_ == 0 &&
-          offset_[j] + buffers_[j].size == floor)
-        return true;
+    for (const int j : stackable_above_[k])
+      if (placed_[j] && offset_[j] + buffers_[j].size == floor) return true;
     return false;
+  }
+  // Per buffer k, the buffers of the same lifetime and a higher rank it must not land on (both
+  // sizes multiples of the alignment): most have none, and the check runs for every candidate.
+  std::vector<std::vector<int>> stackable_above() const {
+    std::vector<std::vector<int>> above(n_);
+    std::vector<int> order(n_);
+    for (int i = 0; i < n_; ++i)
+      order[i] = i;
+    const auto lifetime = [&](int i) { return std::pair{buffers_[i].lower, buffers_[i].upper}; };
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return lifetime(x) < lifetime(y); });
+    for (std::size_t a = 0; a < order.size();) {
+      std::size_t b = a + 1;
+      while (b < order.size() && lifetime(order[b]) == lifetime(order[a]))
+        ++b;
+      for (std::size_t x = a; x < b; ++x)
+        for (std::size_t y = a; y < b; ++y) {
+          const int k = order[x], j = order[y];
+          if (rank_[j] > rank_[k] && buffers_[k].size % alignment_ == 0 &&
+              buffers_[j].size % alignment_ == 0)
+            above[k].push_back(j);
+        }
+      a = b;
+    }
+    return above;
   }
 
   void open(Frame& frame, int section) {
@@ -502,10 +542,13 @@ class Skyline {
   Sections sections_;
   std::vector<int> rank_;
   std::vector<int> twin_before_;
+  std::vector<std::vector<int>> stackable_above_;  // per buffer (stackable_above())
   detail::SearchMeter meter_;
   std::vector<std::vector<int>> crossing_;  // per section, its buffers by rank
   std::vector<std::vector<int>> starting_;  // per section, the buffers that start in it, by rank
   std::vector<char> reach_;                 // valley_fillable's pass
+  std::vector<std::int64_t> inside_;        // and its bytes inside the valley, per section
+  std::vector<std::size_t> holding_hint_;   // per section, where section_holds' last witness is
   // The state: the trail restores floors, bytes to place and touches on backtracking.
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
   std::vector<std::int64_t> floor_;      // per section, where its unplaced buffers start
