@@ -30,7 +30,7 @@ std::vector<SubsetSum> subset_sums(const std::vector<Buffer>& buffers, const std
   return sums;
 }
 
-void append(Intervals& list, std::int64_t from, std::int64_t to) {
+inline void append(Intervals& list, std::int64_t from, std::int64_t to) {
   if (!list.empty() && from <= list.back().second + 1)
     list.back().second = std::max(list.back().second, to);
   else
@@ -74,16 +74,29 @@ Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, s
     }
     return out;
   }
-  Intervals reach;
-  for (const SubsetSum& s : sums)
-    if (!(s.members & self)) append(reach, s.sum, s.sum + spare);
-  auto r = reach.begin();
-  for (const auto& [lo, hi] : within) {
-    while (r != reach.end() && r->second < lo)
-      ++r;
-    for (auto it = r; it != reach.end() && it->first <= hi; ++it)
-      append(out, std::max(lo, it->first), std::min(hi, it->second));
+  // The union of the ranges, merged as the sums come (in order), each merged range intersected
+  // with `within` at once; only the sums from `within`'s lowest offset less `spare` to its
+  // highest can reach it.
+  auto w = within.begin();
+  const auto clip = [&](std::int64_t from, std::int64_t to) {
+    while (w != within.end() && w->second < from)
+      ++w;
+    for (auto it = w; it != within.end() && it->first <= to; ++it)
+      append(out, std::max(from, it->first), std::min(to, it->second));
+  };
+  const std::int64_t highest = within.back().second;
+  auto it = reaching(within.front().first, highest).first;
+  std::int64_t from = 0, to = -1;  // the merged range being grown (none while to < from)
+  for (; it != sums.end() && it->sum <= highest; ++it) {
+    if (it->members & self) continue;
+    if (to >= from && it->sum <= to + 1) {
+      to = std::max(to, it->sum + spare);
+      continue;
+    }
+    if (to >= from) clip(from, to);
+    from = it->sum, to = it->sum + spare;
   }
+  if (to >= from) clip(from, to);
   return out;
 }
 
