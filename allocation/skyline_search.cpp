@@ -71,7 +71,6 @@ class Skyline {
         sections_(time_sections(buffers_)),
         rank_(shuffled(detail::tie_break_ranks(buffers_, rank_order), shuffle)),
         twin_before_(detail::twins_before(buffers_, rank_)),
-        stackable_above_(stackable_above()),
         meter_(limits, progress, n_) {
     const int sections = sections_.count();
     // Placements and rises: a few per section beyond the buffers covers every search tried; a
@@ -85,6 +84,7 @@ class Skyline {
     starting_.resize(sections);
     remaining_.assign(sections, 0);
     holding_hint_.assign(sections, 0);
+    list_stacks();
     floor_.assign(sections, 0);
     lowest_.assign(n_, 0);
     std::vector<int> by_rank(n_);
@@ -326,33 +326,33 @@ class Skyline {
   // rank: the two stacked can swap places, so only ranks rising upward are searched (not when
   // alignment pads either size, as the swapped stack could then be taller).
   bool lands_on_higher_rank(int k, std::int64_t floor) const {
-    for (const int j : stackable_above_[k])
+    for (int p = stackable_[k].first; p < stackable_[k].second; ++p) {
+      const int j = stacks_[p];
       if (placed_[j] && offset_[j] + buffers_[j].size == floor) return true;
+    }
     return false;
   }
-  // Per buffer k, the buffers of the same lifetime and a higher rank it must not land on (both
-  // sizes multiples of the alignment): most have none, and the check runs for every candidate.
-  std::vector<std::vector<int>> stackable_above() const {
-    std::vector<std::vector<int>> above(n_);
-    std::vector<int> order(n_);
+  // The buffers whose sizes are multiples of the alignment, grouped by lifetime and each group in
+  // rank order (stacks_), and per buffer the part of its group above its rank (stackable_; empty
+  // for the others). Most buffers share their lifetime with none, and the check runs for every
+  // candidate: it scanned the whole section before.
+  void list_stacks() {
+    stackable_.assign(n_, {0, 0});
     for (int i = 0; i < n_; ++i)
-      order[i] = i;
+      if (buffers_[i].size % alignment_ == 0) stacks_.push_back(i);
     const auto lifetime = [&](int i) { return std::pair{buffers_[i].lower, buffers_[i].upper}; };
-    std::sort(order.begin(), order.end(), [&](int x, int y) { return lifetime(x) < lifetime(y); });
-    for (std::size_t a = 0; a < order.size();) {
-      std::size_t b = a + 1;
-      while (b < order.size() && lifetime(order[b]) == lifetime(order[a]))
+    std::sort(stacks_.begin(), stacks_.end(), [&](int x, int y) {
+      return std::pair{lifetime(x), rank_[x]} < std::pair{lifetime(y), rank_[y]};
+    });
+    const int count = static_cast<int>(stacks_.size());
+    for (int a = 0; a < count;) {
+      int b = a + 1;
+      while (b < count && lifetime(stacks_[b]) == lifetime(stacks_[a]))
         ++b;
-      for (std::size_t x = a; x < b; ++x)
-        for (std::size_t y = a; y < b; ++y) {
-          const int k = order[x], j = order[y];
-          if (rank_[j] > rank_[k] && buffers_[k].size % alignment_ == 0 &&
-              buffers_[j].size % alignment_ == 0)
-            above[k].push_back(j);
-        }
+      for (int p = a; p < b; ++p)
+        stackable_[stacks_[p]] = {p + 1, b};
       a = b;
     }
-    return above;
   }
 
   void open(Frame& frame, int section) {
@@ -542,7 +542,8 @@ class Skyline {
   Sections sections_;
   std::vector<int> rank_;
   std::vector<int> twin_before_;
-  std::vector<std::vector<int>> stackable_above_;  // per buffer (stackable_above())
+  std::vector<int> stacks_;                     // list_stacks()
+  std::vector<std::pair<int, int>> stackable_;  // per buffer, a range of stacks_
   detail::SearchMeter meter_;
   std::vector<std::vector<int>> crossing_;  // per section, its buffers by rank
   std::vector<std::vector<int>> starting_;  // per section, the buffers that start in it, by rank
