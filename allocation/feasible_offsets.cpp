@@ -115,6 +115,16 @@ std::int64_t OffsetSet::at_or_above(std::int64_t at, std::int64_t alignment) con
 }
 
 std::vector<OffsetSet> feasible_offsets(const Problem& problem) {
+  OffsetSetMemo memo;
+  return memo(problem);
+}
+
+std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
+  if (stored_ > max_stored_words_) {
+    sections_.clear();
+    sets_.clear();
+    stored_ = 0;
+  }
   const std::vector<Buffer>& buffers = problem.buffers;
   const Sections sections = time_sections(buffers);
   std::vector<std::vector<int>> crossing(sections.count());
@@ -125,34 +135,74 @@ std::vector<OffsetSet> feasible_offsets(const Problem& problem) {
         crossing[s].push_back(i);
         spare[s] -= buffers[i].size;
       }
+  // Each section's kind: its bytes overflow (its buffers have no offset), it has too many
+  // buffers to enumerate (skipped), or the id of its spare bytes and buffer sizes.
+  constexpr std::int64_t kOverflows = -1, kSkipped = -2;
+  std::vector<std::int64_t> kind(sections.count());
+  for (int s = 0; s < sections.count(); ++s) {
+    if (spare[s] < 0) {
+      kind[s] = kOverflows;
+    } else if (static_cast<int>(crossing[s].size()) > kMaxSubsetBuffers + 1) {
+      kind[s] = kSkipped;
+    } else {
+      std::vector<std::int64_t> signature{spare[s]};
+      for (const int i : crossing[s])
+        signature.push_back(buffers[i].size);
+      std::sort(signature.begin() + 1, signature.end());
+      const std::size_t words = signature.size() + kWordsPerEntry;
+      const auto [at, added] = sections_.try_emplace(std::move(signature), sections_.size());
+      if (added) stored_ += words;
+      kind[s] = at->second;
+    }
+  }
+  // A buffer's set is what its size and its sections' kinds make it: remembered, or computed
+  // below (`fresh`).
   std::vector<Intervals> sets(buffers.size());
+  std::vector<std::vector<std::int64_t>> keys(buffers.size());
+  std::vector<char> fresh(buffers.size(), 0);
   for (std::size_t i = 0; i < buffers.size(); ++i) {
-    const std::int64_t highest = problem.capacity - buffers[i].size;
+    const Buffer& b = buffers[i];
+    std::vector<std::int64_t>& key = keys[i];
+    key = {b.size, problem.capacity};
+    if (b.size > 0)
+      for (int s = sections.first[i]; s < sections.last[i]; ++s)
+        key.push_back(kind[s]);
+    if (const auto known = sets_.find(key); known != sets_.end()) {
+      sets[i] = known->second;
+      continue;
+    }
+    fresh[i] = 1;
+    const std::int64_t highest = problem.capacity - b.size;
     if (highest >= 0) sets[i].emplace_back(0, highest);
+    if (std::find(key.begin() + 2, key.end(), kOverflows) != key.end()) sets[i].clear();
   }
   // Section by section, the fewest buffers first (the sets narrow before the big sections are
-  // enumerated), each section's subset sums made once and dropped after use.
+  // enumerated), each section's subset sums made once and dropped after use; only the sections
+  // of buffers not remembered.
   std::vector<int> order;
   for (int s = 0; s < sections.count(); ++s)
-    if (spare[s] < 0) {
-      for (const int i : crossing[s])
-        sets[i].clear();
-    } else if (static_cast<int>(crossing[s].size()) <= kMaxSubsetBuffers + 1) {
+    if (kind[s] >= 0 && std::any_of(crossing[s].begin(), crossing[s].end(),
+                                    [&](int i) { return fresh[i] && !sets[i].empty(); }))
       order.push_back(s);
-    }
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return crossing[a].size() < crossing[b].size(); });
   for (const int s : order) {
     const std::vector<SubsetSum> sums = subset_sums(buffers, crossing[s]);
     for (std::size_t k = 0; k < crossing[s].size(); ++k) {
-      Intervals& set = sets[crossing[s][k]];
-      if (!set.empty()) set = allowed(set, sums, std::uint32_t{1} << k, spare[s]);
+      const int i = crossing[s][k];
+      if (fresh[i] && !sets[i].empty())
+        sets[i] = allowed(sets[i], sums, std::uint32_t{1} << k, spare[s]);
     }
   }
   std::vector<OffsetSet> out;
   out.reserve(buffers.size());
-  for (Intervals& set : sets)
-    out.emplace_back(std::move(set));
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    if (fresh[i]) {
+      const std::size_t words = keys[i].size() + 2 * sets[i].size() + kWordsPerEntry;
+      if (sets_.try_emplace(std::move(keys[i]), sets[i]).second) stored_ += words;
+    }
+    out.emplace_back(std::move(sets[i]));
+  }
   return out;
 }
 

@@ -8,7 +8,9 @@
 // small (on generated zero-slack problems of 450 buffers, a few dozen offsets per buffer).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <utility>
 #include <vector>
@@ -39,5 +41,27 @@ inline constexpr int kMaxSubsetBuffers = 16;
 // Per buffer of the problem (same order), a set that holds every offset the buffer takes in any
 // packing; an empty set proves that no packing exists. Buffers of no bytes get [0, capacity].
 std::vector<OffsetSet> feasible_offsets(const Problem& problem);
+
+// feasible_offsets() that remembers each buffer's set by what it depends on — the buffer's size
+// and, for each of its sections, the section's spare bytes and the sizes of its buffers — so that
+// problems sharing most of their sections (the guesses of one problem's holes, a guided sweep's
+// windows, which overlap in all but a section) enumerate only the sections where they differ. The
+// same sets as feasible_offsets(problem), for any problem; what it remembers is dropped when it
+// passes a bound (`max_stored_words`, 8-byte words).
+class OffsetSetMemo {
+ public:
+  static constexpr std::size_t kMaxStoredWords = 8'000'000;  // 64 MB
+
+  explicit OffsetSetMemo(std::size_t max_stored_words = kMaxStoredWords)
+      : max_stored_words_(max_stored_words) {}
+  std::vector<OffsetSet> operator()(const Problem& problem);
+
+ private:
+  static constexpr std::size_t kWordsPerEntry = 12;  // a map node's own, about
+  std::size_t max_stored_words_;
+  std::map<std::vector<std::int64_t>, std::int64_t> sections_;  // a section's id, by its contents
+  std::map<std::vector<std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> sets_;
+  std::size_t stored_ = 0;  // words held in both maps
+};
 
 }  // namespace memplace::allocation

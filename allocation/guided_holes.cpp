@@ -31,6 +31,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
   // The options each cut offers depend on the choices before it: walked again when one changes.
   std::vector<int> options;
   decompositions.walk(choices, &options);
+  OffsetSetMemo offsets;  // consecutive windows share all but a section or two
   for (int s = 0; s < sections; ++s) {
     if (options[s] < 2) continue;
     const std::int64_t lower = cuts[std::max(0, s - window.sections)];
@@ -47,9 +48,8 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
       choices[s] = option;
       const Problem around =
           time_window(with_holes(problem, decompositions.walk(choices)), lower, upper);
-      const ExactSearchResult r =
-          skyline_search(around, {seconds_left, budget}, RankOrder::busiest_section, {}, 0,
-                         feasible_offsets(around));
+      const ExactSearchResult r = skyline_search(
+          around, {seconds_left, budget}, RankOrder::busiest_section, {}, 0, offsets(around));
       guess.placements += r.nodes;
       if (r.outcome == SearchOutcome::limit && r.nodes < budget) return guess;  // out of time
       if (r.outcome == SearchOutcome::packed) {

@@ -110,8 +110,10 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     if (!reversed) reversed.emplace(time_reversed(problem));
     return *reversed;
   };
-  // Computed once: the sets are the same for the problem and its time-reversed twin.
+  // Computed once: the sets are the same for the problem and its time-reversed twin. The guesses
+  // of its holes share most sections with it and with each other: their sets come from one memo.
   std::optional<std::vector<OffsetSet>> feasible;
+  OffsetSetMemo offsets;
   enum class Run { offset_order, skyline, skyline_reversed };
   // With spare bytes, after each round's runs: guesses of the holes under three rules, each a
   // skyline run on the problem made full (phantom_holes.hpp). Not in cost model v2's portfolio,
@@ -179,7 +181,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       for (const RankOrder order : orders) {
         const SearchLimits this_run = run_limits(budget);
         const SearchProgressCallback report = report_run(Stage::problem, {});
-        if (run != Run::offset_order && !feasible) feasible.emplace(feasible_offsets(problem));
+        if (run != Run::offset_order && !feasible) feasible.emplace(offsets(problem));
         ExactSearchResult r =
             run == Run::offset_order
                 ? exact_search(problem, this_run, order, report)
@@ -236,7 +238,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         ++g.made;
         if (!seen.insert(*holes, false)) continue;
         g.first = with_holes(problem, *holes);
-        g.first_feasible = feasible_offsets(*g.first);
+        g.first_feasible = offsets(*g.first);
         g.first_index = g.made;
       }
       if (!g.first || g.refuted) continue;
@@ -267,7 +269,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           }
           if (!seen.insert(guess.holes, g.reversed)) continue;
           g.full = with_holes(source, guess.holes);
-          g.feasible = feasible_offsets(*g.full);
+          g.feasible = offsets(*g.full);
         }
         if (!g.full) continue;
         bool refuted = false;
@@ -293,7 +295,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         for (const std::vector<Buffer>& holes : found.holes) {
           if (!seen.insert(holes, false)) continue;
           Problem full = with_holes(problem, holes);
-          std::vector<OffsetSet> feasible = feasible_offsets(full);
+          std::vector<OffsetSet> feasible = offsets(full);
           probed_runs.push_back({rule,
                                  false,
                                  {},
@@ -323,7 +325,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       const Problem full = with_holes(problem, *holes);
       bool refuted = false;
       if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(g.made), full,
-                             feasible_offsets(full), budget, refuted))
+                             offsets(full), budget, refuted))
         return *r;
     }
     // Last, the wide guided guesses, the costliest.
