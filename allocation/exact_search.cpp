@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <span>
+#include <stdexcept>
 #include <tuple>
 
 #include "allocation/search_common.hpp"
@@ -11,6 +14,38 @@ namespace memplace::allocation {
 namespace {
 
 using detail::kNone;
+
+// The unplaced buffers, in no particular order, for the passes over them: a buffer placed is
+// swapped to the end and cut off, and as buffers are unplaced in the reverse order of their
+// placement, the one unplaced is always the one cut off last. (Deep in a search most buffers
+// are placed, and the passes over all of them took a third of its time.)
+class UnplacedBuffers {
+ public:
+  explicit UnplacedBuffers(int n) : items_(n), position_(n), count_(n) {
+    std::iota(items_.begin(), items_.end(), 0);
+    std::iota(position_.begin(), position_.end(), 0);
+  }
+  std::span<const int> items() const { return {items_.data(), count_}; }
+  bool empty() const { return count_ == 0; }
+  void remove(int i) {
+    const std::size_t at = position_[i];
+    const int last = items_[--count_];
+    items_[at] = last;
+    position_[last] = at;
+    items_[count_] = i;
+    position_[i] = count_;
+  }
+  void restore(int i) {
+    if (count_ == items_.size() || items_[count_] != i)
+      throw std::logic_error("exact search: buffers unplaced out of order");
+    ++count_;
+  }
+
+ private:
+  std::vector<int> items_;
+  std::vector<std::size_t> position_;
+  std::size_t count_;
+};
 
 class Search {
  public:
@@ -31,27 +66,32 @@ class Search {
     rerank_ = rank_order == RankOrder::busiest_section;
     before_step_ = rerank_ ? 0 : alignment_;
     next_rank_ = n_;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<int>> lifetimes;
-    for (int i = 0; i < n_; ++i)
-      lifetimes[{buffers_[i].lower, buffers_[i].upper}].push_back(i);
+    std::map<std::pair<std::int64_t, std::int64_t>, int> lifetimes;
     same_lifetime_.resize(n_);
-    for (const auto& [lifetime, members] : lifetimes)
-      for (const int i : members)
-        for (const int j : members)
-          if (i != j) same_lifetime_[i].push_back(j);
+    for (int i = 0; i < n_; ++i) {
+      const auto [at, fresh] = lifetimes.try_emplace({buffers_[i].lower, buffers_[i].upper},
+                                                     static_cast<int>(lifetime_groups_.size()));
+      if (fresh) lifetime_groups_.emplace_back();
+      lifetime_groups_[at->second].push_back(i);
+      same_lifetime_[i] = at->second;
+    }
     min_offset_.assign(n_, 0);
     offset_.assign(n_, 0);
     placed_.assign(n_, 0);
+    unplaced_ = UnplacedBuffers(n_);
     free_neighbours_.resize(n_);
     for (int i = 0; i < n_; ++i)
       free_neighbours_[i] = static_cast<int>(neighbours_[i].size());
     remaining_.assign(sections_.count(), 0);
+    crossing_.resize(sections_.count());
     for (int i = 0; i < n_; ++i)
-      for (int s = sections_.first[i]; s < sections_.last[i]; ++s)
+      for (int s = sections_.first[i]; s < sections_.last[i]; ++s) {
         remaining_[s] += buffers_[i].size;
+        crossing_[s].push_back(i);
+      }
+    holding_hint_.assign(sections_.count(), 0);
     prefix_room_.resize(sections_.count() + 1);
     suffix_room_.resize(sections_.count() + 1);
-    lowest_.resize(sections_.count());
     run_end_.resize(sections_.count());
     frames_.resize(n_ + 1);
   }
@@ -85,7 +125,7 @@ class Search {
   // swapped stack could be taller.)
   bool lands_on_higher_rank(int k) const {
     if (buffers_[k].size % alignment_ != 0) return false;
-    for (const int j : same_lifetime_[k])
+    for (const int j : lifetime_groups_[same_lifetime_[k]])
       if (buffers_[j].size % alignment_ == 0 && placed_[j] && rank_[j] > rank_[k] &&
           offset_[j] + buffers_[j].size == min_offset_[k])
         return true;
@@ -105,6 +145,7 @@ class Search {
     const Buffer& b = buffers_[i];
     offset_[i] = min_offset_[i];
     placed_[i] = 1;
+    unplaced_.remove(i);
     for (const int j : neighbours_[i])
       --free_neighbours_[j];
     const std::int64_t next_free = align_up(offset_[i] + b.size, alignment_);
@@ -122,12 +163,31 @@ class Search {
   }
   void unplace(int i) {
     placed_[i] = 0;
+    unplaced_.restore(i);
     for (const int j : neighbours_[i])
       ++free_neighbours_[j];
   }
 
-  bool unplaced_in(int i, const Scope& scope) const {
-    return !placed_[i] && sections_.first[i] >= scope.first && sections_.last[i] <= scope.last;
+  bool in_scope(int i, const Scope& scope) const {
+    return sections_.first[i] >= scope.first && sections_.last[i] <= scope.last;
+  }
+  // Whether some unplaced buffer of the scope in section s can start low enough for the section's
+  // bytes to place to fit above it. Any one will do: the look starts at the buffer that held last
+  // time (a hint only, so it is not undone on backtracking). A minimum over every buffer's
+  // sections took two thirds of the search's time.
+  bool section_holds(int s, const Scope& scope) {
+    const std::int64_t highest_fitting = capacity_ - remaining_[s];
+    const std::vector<int>& crossing = crossing_[s];
+    std::size_t& hint = holding_hint_[s];
+    for (std::size_t k = hint, looked = 0; looked < crossing.size(); ++looked) {
+      const int i = crossing[k];
+      if (min_offset_[i] <= highest_fitting && !placed_[i] && in_scope(i, scope)) {
+        hint = k;
+        return true;
+      }
+      if (++k == crossing.size()) k = 0;
+    }
+    return false;
   }
 
   // The buffers that may be placed next, in the order to try them. Buffers are placed in the
@@ -141,16 +201,11 @@ class Search {
   void candidates(std::vector<int>& out, const Key& level, const Scope& scope) {
     out.clear();
     order_.clear();
-    for (int i = 0; i < n_; ++i)
-      if (unplaced_in(i, scope)) order_.push_back(i);
+    for (const int i : unplaced_.items())
+      if (in_scope(i, scope)) order_.push_back(i);
     // No section's bytes to place may start below the lowest offset any of its buffers can take.
     for (int s = scope.first; s < scope.last; ++s)
-      lowest_[s] = kNone;
-    for (const int k : order_)
-      for (int s = sections_.first[k]; s < sections_.last[k]; ++s)
-        lowest_[s] = std::min(lowest_[s], min_offset_[k]);
-    for (int s = scope.first; s < scope.last; ++s)
-      if (remaining_[s] > 0 && lowest_[s] > capacity_ - remaining_[s]) return;
+      if (remaining_[s] > 0 && !section_holds(s, scope)) return;
     // The highest offset a candidate may take for the bytes in the sections before it (prefix)
     // and after it (suffix) to fit.
     prefix_room_[scope.first] = kNone;
@@ -195,8 +250,8 @@ class Search {
     int reach = scope.first;  // the end of the run being grown
     for (int s = scope.first; s < scope.last; ++s)
       run_end_[s] = s;
-    for (int i = 0; i < n_; ++i)
-      if (unplaced_in(i, scope))
+    for (const int i : unplaced_.items())
+      if (in_scope(i, scope))
         run_end_[sections_.first[i]] = std::max(run_end_[sections_.first[i]], sections_.last[i]);
     for (int s = scope.first; s < scope.last; ++s) {
       if (run_end_[s] == s) continue;  // no unplaced buffer starts here
@@ -211,8 +266,8 @@ class Search {
   // earlier one, so no symmetry rule compares them with a placed buffer's.
   void rerank(const Scope& scope) {
     order_.clear();
-    for (int i = 0; i < n_; ++i)
-      if (unplaced_in(i, scope)) order_.push_back(i);
+    for (const int i : unplaced_.items())
+      if (in_scope(i, scope)) order_.push_back(i);
     busiest_.assign(n_, 0);
     for (const int i : order_)
       for (int s = sections_.first[i]; s < sections_.last[i]; ++s)
@@ -265,14 +320,12 @@ class Search {
     if (n_ == 0) return SearchOutcome::packed;
     int depth = 0;
     enter(0, nullptr, {-1, -1, -1});
-    int unplaced = n_;
     while (depth >= 0) {
       Frame& frame = frames_[depth];
       if (frame.trying >= 0) {
         trail_.undo(frame.mark);
         unplace(frame.trying);
         frame.trying = -1;
-        ++unplaced;
       }
       if (frame.next == frame.candidates.size()) {
         // Every candidate failed. At a run's first frame the run cannot be packed, whatever the
@@ -281,7 +334,6 @@ class Search {
         for (int d = depth - 1; d > back; --d) {
           unplace(frames_[d].trying);
           frames_[d].trying = -1;
-          ++unplaced;
         }
         depth = back;
         continue;
@@ -289,10 +341,9 @@ class Search {
       const int k = frame.candidates[frame.next++];
       frame.mark = trail_.size();
       frame.trying = k;
-      --unplaced;
       if (!meter_.tick(depth + 1)) return SearchOutcome::limit;
       if (!place(k)) continue;
-      if (unplaced == 0) return SearchOutcome::packed;
+      if (unplaced_.empty()) return SearchOutcome::packed;
       ++depth;
       enter(depth, &frames_[depth - 1], key(k));
     }
@@ -317,12 +368,16 @@ class Search {
   std::int64_t next_rank_ = 0;  // above every rank given so far
   std::vector<std::int64_t> busiest_;
   std::vector<int> twin_before_;
-  std::vector<std::vector<int>> same_lifetime_;  // the other buffers with the same lifetime
+  // The buffers grouped by lifetime, and each buffer's group (a list per buffer of the others
+  // would grow with the square of a group: the weights of a model often share one lifetime).
+  std::vector<std::vector<int>> lifetime_groups_;
+  std::vector<int> same_lifetime_;
   // The search state: the trail restores the lowest offsets and the bytes to place on
   // backtracking, unplace() the rest.
   std::vector<std::int64_t> min_offset_;
   std::vector<std::int64_t> offset_;
   std::vector<char> placed_;
+  UnplacedBuffers unplaced_{0};
   std::vector<int> free_neighbours_;     // unplaced neighbours of each buffer
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
   detail::Trail trail_;
@@ -330,7 +385,8 @@ class Search {
   std::vector<int> order_;
   std::vector<std::int64_t> prefix_room_;
   std::vector<std::int64_t> suffix_room_;
-  std::vector<std::int64_t> lowest_;  // per section, the lowest offset an unplaced buffer can take
+  std::vector<std::vector<int>> crossing_;  // per section, the buffers live in it
+  std::vector<std::size_t> holding_hint_;   // per section, where section_holds' last witness is
   std::vector<int> run_end_;  // split()'s: per section, the furthest end of a buffer from it
   std::vector<Scope> runs_;
 };
