@@ -37,6 +37,7 @@ FILE_SETS = [
     ("scripts/generated-tables.sh", "test"),  # tests/cli/generated_tables.sh
     ("scripts/slurm-table.sbatch", "test"),  # tests/cli/slurm_script.sh runs it outside Slurm
     ("scripts/pack-figures.sh", "run"),
+    ("scripts/pack-heldout.sh", "test"),  # tests/cli/pack.sh runs it
     ("scripts/train-policies.sh", "run"),
     ("scripts/fine-tune-validation.py", "run"),
     ("scripts/minimalloc-peer.sh", "peers"),

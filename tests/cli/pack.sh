@@ -97,4 +97,15 @@ expect 2 "--spare: '101' is not a whole number from 0 to 100" "$memplace" pack -
   --spare 101 -o "$work/x.csv"
 expect 2 "--capacity: must be at least the number of buffers cut (63)" "$memplace" pack \
   --generate 60 --spare 5 --capacity 62 -o "$work/x.csv"
+
+# The held-out runs' script (docs/allocation.md): every problem of a seed range made, packed and
+# its packing checked; a time limit too short to pack leaves seeds missed (exit 1); bad arguments
+# exit 2.
+heldout=scripts/pack-heldout.sh
+expect 0 "60 buffers, 5 % spare: packed 3 of 3 within 30 s; slowest" "$heldout" "$memplace" 30 60 1 3
+grep -qx "2 packed [0-9.]* [0-9]* .*round 1)" "$work/out.log" || fail "held-out: no line for seed 2"
+expect 1 "not packed (or errors): 1 2" "$heldout" "$memplace" 0.001 450 1 2
+expect 2 "FIRST_SEED 3 is after LAST_SEED 2" "$heldout" "$memplace" 30 60 3 2
+expect 2 "SPARE must be a percent" "$heldout" "$memplace" 30 60 1 2 101
+expect 2 "usage" "$heldout" "$memplace" 30
 echo "pack: ok"
