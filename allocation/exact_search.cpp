@@ -172,22 +172,13 @@ class Search {
     return sections_.first[i] >= scope.first && sections_.last[i] <= scope.last;
   }
   // Whether some unplaced buffer of the scope in section s can start low enough for the section's
-  // bytes to place to fit above it. Any one will do: the look starts at the buffer that held last
-  // time (a hint only, so it is not undone on backtracking). A minimum over every buffer's
-  // sections took two thirds of the search's time.
+  // bytes to place to fit above it. Any one will do, so the look starts at the one found last time
+  // (a minimum over every buffer's sections took two thirds of the search's time).
   bool section_holds(int s, const Scope& scope) {
     const std::int64_t highest_fitting = capacity_ - remaining_[s];
-    const std::vector<int>& crossing = crossing_[s];
-    std::size_t& hint = holding_hint_[s];
-    for (std::size_t k = hint, looked = 0; looked < crossing.size(); ++looked) {
-      const int i = crossing[k];
-      if (min_offset_[i] <= highest_fitting && !placed_[i] && in_scope(i, scope)) {
-        hint = k;
-        return true;
-      }
-      if (++k == crossing.size()) k = 0;
-    }
-    return false;
+    return detail::holds_from_hint(crossing_[s], holding_hint_[s], [&](int i) {
+      return min_offset_[i] <= highest_fitting && !placed_[i] && in_scope(i, scope);
+    });
   }
 
   // The buffers that may be placed next, in the order to try them. Buffers are placed in the

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,22 @@ namespace memplace::allocation::detail {
 
 // "No offset": above every offset a search compares with.
 inline constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+
+// Whether `holds` is true of some item, looked for from `hint` on, wrapping around; `hint` moves
+// to the one found. For checks where any witness will do (does some unplaced buffer of a section
+// sit low enough): the look starts where one was found last time, and as the hint only says where
+// to start, it is not undone on backtracking.
+template <class Holds>
+bool holds_from_hint(std::span<const int> items, std::size_t& hint, Holds holds) {
+  for (std::size_t k = hint, looked = 0; looked < items.size(); ++looked) {
+    if (holds(items[k])) {
+      hint = k;
+      return true;
+    }
+    if (++k == items.size()) k = 0;
+  }
+  return false;
+}
 
 // The buffers with bytes (buffers of no bytes take offset 0 and no part in a search), and their
 // positions in the problem.

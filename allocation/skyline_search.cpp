@@ -180,16 +180,10 @@ class Skyline {
     // it touches, and this was most of a search's time: the look starts at the buffer that held
     // last time (a hint only, so it is not undone on backtracking).
     const std::int64_t highest_fitting = capacity_ - remaining_[t];
-    const std::vector<int>& crossing = crossing_[t];
-    std::size_t& hint = holding_hint_[t];
-    for (std::size_t k = hint, looked = 0; looked < crossing.size(); ++looked) {
-      const int i = crossing[k];
-      if (!placed_[i] && lowest_[i] <= highest_fitting) {
-        hint = k;
-        return true;
-      }
-      if (++k == crossing.size()) k = 0;
-    }
+    if (detail::holds_from_hint(crossing_[t], holding_hint_[t], [&](int i) {
+          return !placed_[i] && lowest_[i] <= highest_fitting;
+        }))
+      return true;
     blame_section(why_, t);
     for (const int i : crossing_[t])
       if (!placed_[i]) blame_lowest(why_, i);
