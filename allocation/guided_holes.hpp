@@ -24,6 +24,7 @@ struct GuidedGuess {
   bool complete = false;  // every cut decided; false when `limits` ran out first, or no spare
   std::vector<Buffer> holes;
   std::uint64_t placements = 0;  // spent on the windows' searches
+  int repairs = 0;               // cuts whose window a repair made pack (repaired_holes only)
 };
 
 // How far a window reaches on each side of its cut, and the placements its search may take.
@@ -43,6 +44,23 @@ inline constexpr GuideWindow kWideGuide{60, 20'000};
 // sections passed of all, `nodes` the placements spent.
 GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                          const SearchLimits& limits, const SearchProgressCallback& progress = {});
+
+// A guided guess whose windows look back only, repaired where a cut has no option that packs.
+//
+// The windows above reach past their cut, into cuts not yet decided, with the rule's first option
+// at each: where a later cut in the window needs another option, the right option's window fails
+// and a wrong one may pack, so the sweep keeps the wrong one (on spare-bytes seed 349 of 450
+// buffers, at sections 38 and 55). Here cut s's window reaches back `window.sections` sections and
+// forward only to the next cut that offers a choice, so every hole in it is fixed by the choices
+// made. A wrong choice then shows further on, as a cut where no option's window packs. The sweep
+// then tries each other option of one earlier cut in that window, nearest cut first, deciding the
+// cuts between again, until the failed cut's window packs; a cut that no such repair mends keeps
+// its rule's option. Limits, progress and determinism as guided_holes'.
+GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
+                           const SearchLimits& limits, const SearchProgressCallback& progress = {});
+// A look-back window sees a wrong choice only once the sections it conflicts with are in it: 60
+// sections back packed more of the dev misses than 40 (docs/allocation.md, "Repaired guesses").
+inline constexpr GuideWindow kLookBackGuide{60, 5'000};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/greedy_packing.hpp"
@@ -54,12 +55,17 @@ constexpr std::uint64_t kWideGuidedRound = 2;
 constexpr std::uint64_t kProbeRound = 2;
 // The probed neighbours kept per rule: each runs again every round, at the first guesses' budget.
 constexpr std::size_t kProbedPerRule = 1;
+// The round at whose end, after its fresh guesses and before the wide guided guesses, the
+// repaired guided guesses are made: a sweep of 450 buffers takes 0.1-14 s.
+constexpr std::uint64_t kRepairedGuidedRound = 2;
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
 struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
   GuideWindow window;
+  // Which sweep makes it: guided_holes, or repaired_holes (the look-back windows).
+  bool repaired = false;
   std::string label;          // "guided", "wide guided" or "probed neighbour of", in the method
   std::uint64_t made_in = 0;  // the round
   std::optional<Problem> full;
@@ -125,7 +131,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   std::vector<GuidedRun> narrow_guided;
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
-      narrow_guided.push_back({rule, reversed, kNarrowGuide, "guided", kNarrowGuidedRound, {}, {}});
+      narrow_guided.push_back(
+          {rule, reversed, kNarrowGuide, false, "guided", kNarrowGuidedRound, {}, {}});
   // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
   // two in each round from kWideGuidedRound.
   std::vector<GuidedRun> wide_guided;
@@ -134,7 +141,14 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
-    wide_guided.push_back({rule, reversed, kWideGuide, "wide guided", made_in, {}, {}});
+    wide_guided.push_back({rule, reversed, kWideGuide, false, "wide guided", made_in, {}, {}});
+  // In the order that packed the most of the dev misses (docs/allocation.md, "Repaired guesses").
+  std::vector<GuidedRun> repaired_guided;
+  for (const auto& [rule, reversed] :
+       {std::pair{HoleRule::whole_first, false}, std::pair{HoleRule::split_first, true},
+        std::pair{HoleRule::whole_first, true}, std::pair{HoleRule::split_first, false}})
+    repaired_guided.push_back(
+        {rule, reversed, kLookBackGuide, true, "repaired guided", kRepairedGuidedRound, {}, {}});
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
@@ -258,9 +272,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           const Problem& source = g.reversed ? reversed_problem() : problem;
           const SearchLimits left =
               run_limits(limits.placements > 0 ? limits.placements - spent : 0);
-          GuidedGuess guess =
-              guided_holes(source, g.rule, g.window, {left.seconds, left.placements},
-                           report_run(Stage::sweep, name));
+          GuidedGuess guess = (g.repaired ? repaired_holes : guided_holes)(
+              source, g.rule, g.window, {left.seconds, left.placements},
+              report_run(Stage::sweep, name));
           spent += guess.placements;
           if (!guess.complete) {
             if (run_limits(1).seconds > 0 && !placements_spent()) continue;  // limits left
@@ -299,6 +313,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           probed_runs.push_back({rule,
                                  false,
                                  {},
+                                 false,
                                  "probed neighbour of",
                                  round,
                                  std::move(full),
@@ -328,7 +343,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                              offsets(full), budget, refuted))
         return *r;
     }
-    // Last, the wide guided guesses, the costliest.
+    // Last, the repaired guided guesses, and the wide guided guesses, the costliest.
+    if (auto r = run_guided(repaired_guided)) return *r;
     if (auto r = run_guided(wide_guided)) return *r;
   }
 }
