@@ -59,7 +59,8 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
 GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                            const SearchLimits& limits, const SearchProgressCallback& progress = {});
 // A look-back window sees a wrong choice only once the sections it conflicts with are in it: 60
-// sections back packed more of the dev misses than 40 (docs/allocation.md, "Repaired guesses").
+// sections back packed more of the dev misses than 40 (docs/allocation.md, "Repaired guided
+// guesses").
 inline constexpr GuideWindow kLookBackGuide{60, 5'000};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.

@@ -66,7 +66,8 @@ struct GuidedRun {
   GuideWindow window;
   // Which sweep makes it: guided_holes, or repaired_holes (the look-back windows).
   bool repaired = false;
-  std::string label;          // "guided", "wide guided" or "probed neighbour of", in the method
+  // "guided", "wide guided", "repaired guided" or "probed neighbour of", in the method
+  std::string label;
   std::uint64_t made_in = 0;  // the round
   std::optional<Problem> full;
   std::vector<OffsetSet> feasible;
@@ -142,7 +143,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
     wide_guided.push_back({rule, reversed, kWideGuide, false, "wide guided", made_in, {}, {}});
-  // In the order that packed the most of the dev misses (docs/allocation.md, "Repaired guesses").
+  // In the order that packed the most of the dev misses (docs/allocation.md, "Repaired guided
+  // guesses").
   std::vector<GuidedRun> repaired_guided;
   for (const auto& [rule, reversed] :
        {std::pair{HoleRule::whole_first, false}, std::pair{HoleRule::split_first, true},
