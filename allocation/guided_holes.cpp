@@ -64,7 +64,8 @@ class WindowSearches {
 // depend on the choices before it, so they are walked again at every change) and the holes made.
 class Choices {
  public:
-  Choices(const Problem& problem, HoleRule rule) : decompositions_(problem, rule) {
+  Choices(const Problem& problem, HoleRule rule, std::size_t max_options)
+      : decompositions_(problem, rule, max_options) {
     if (!decompositions_.applicable()) return;
     taken_.assign(decompositions_.cuts().size() - 1, 0);
     holes_ = decompositions_.walk(taken_, &options_);
@@ -100,7 +101,7 @@ class Choices {
 GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                          const SearchLimits& limits, const SearchProgressCallback& progress) {
   GuidedGuess guess;
-  Choices choices(problem, rule);
+  Choices choices(problem, rule, window.options);
   if (!choices.applicable()) return guess;
   WindowSearches windows(problem, window.placements, limits);
   const std::vector<std::int64_t>& cuts = choices.cuts();
@@ -131,7 +132,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
 GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                            const SearchLimits& limits, const SearchProgressCallback& progress) {
   GuidedGuess guess;
-  Choices choices(problem, rule);
+  Choices choices(problem, rule, window.options);
   if (!choices.applicable()) return guess;
   WindowSearches windows(problem, window.placements, limits);
   const int sections = choices.sections();
@@ -145,6 +146,10 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
     return windows.packs(choices.holes(), cuts[std::max(0, s - window.sections)], cuts[next]);
   };
   int furthest = 0;  // sections passed, for the progress
+  // The sweep and its repairs try each cut's first options; the rest of `window.options` only at a
+  // cut no repair mends. Trying them all everywhere made sweeps up to five times slower and lost a
+  // problem the first options pack (docs/allocation.md, "Repaired guided guesses").
+  const int first_options = static_cast<int>(HoleDecompositions::kMaxOptions);
   // Decides the cuts from `first` through `last` afresh, each to the first option whose window
   // packs. Ends at the first cut where none does (its rule's option taken there), or passed.
   constexpr int kPassed = -1, kOutOfLimits = -2;
@@ -152,7 +157,8 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
     for (int s = first; s <= last; ++s) {
       if (choices.options(s) < 2) continue;
       bool packed = false;
-      for (int option = 0; option < choices.options(s) && !packed; ++option) {
+      for (int option = 0; option < std::min(choices.options(s), first_options) && !packed;
+           ++option) {
         choices.take(s, option);
         const std::optional<bool> p = packs(s);
         if (!p) return kOutOfLimits;
@@ -171,12 +177,12 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
   };
   // At a cut where no option's window packs, some choice in its window is wrong: each other
   // option of one earlier cut in the window, nearest first, with the cuts between decided again,
-  // until the failed cut's window packs. Whether one did (the choices are then its), or the
-  // limits ran out.
+  // until the failed cut's window packs; else the failed cut's later options. Whether one did (the
+  // choices are then its), or the limits ran out.
   const auto repair = [&](int failed) {
     const std::vector<int> before = choices.all_taken(), options_before = choices.all_options();
     for (int c = failed - 1; c >= std::max(0, failed - window.sections); --c)
-      for (int option = 0; option < options_before[c]; ++option) {
+      for (int option = 0; option < std::min(options_before[c], first_options); ++option) {
         if (option == before[c]) continue;
         choices.take_all(before);
         choices.take(c, option);
@@ -185,6 +191,14 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
         const int end = *p ? sweep(c + 1, failed) : failed;
         if (end == kPassed || end == kOutOfLimits) return end;
       }
+    // No repair mends it: the failed cut's own later options, as a last resort.
+    choices.take_all(before);
+    for (int option = first_options; option < options_before[failed]; ++option) {
+      choices.take(failed, option);
+      const std::optional<bool> p = packs(failed);
+      if (!p) return kOutOfLimits;
+      if (*p) return kPassed;
+    }
     choices.take_all(before);
     return failed;
   };

@@ -12,6 +12,7 @@
 // like any other.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,10 +28,12 @@ struct GuidedGuess {
   int repairs = 0;               // cuts whose window a repair made pack (repaired_holes only)
 };
 
-// How far a window reaches on each side of its cut, and the placements its search may take.
+// How far a window reaches on each side of its cut, the placements its search may take, and the
+// options each cut offers (its rule's best first).
 struct GuideWindow {
   int sections = 0;
   std::uint64_t placements = 0;
+  std::size_t options = HoleDecompositions::kMaxOptions;
 };
 // Narrow windows are cheap (a 450-buffer sweep takes a second or two) and decide most cuts; at
 // some cuts a wrong option's narrow window packs too, where a window reaching 60 sections each
@@ -59,9 +62,9 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
 GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                            const SearchLimits& limits, const SearchProgressCallback& progress = {});
 // A look-back window sees a wrong choice only once the sections it conflicts with are in it: 60
-// sections back packed more of the dev misses than 40 (docs/allocation.md, "Repaired guided
-// guesses").
-inline constexpr GuideWindow kLookBackGuide{60, 5'000};
+// sections back packed more of the dev misses than 40. Some misses need an option past the sixth
+// at a cut (the 16th, on 450 seed 1098): up to 24 (docs/allocation.md, "Repaired guided guesses").
+inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

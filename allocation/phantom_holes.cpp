@@ -27,7 +27,9 @@ std::string name_of(HoleRule rule) {
   return "";
 }
 
-HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule) : rule_(rule) {
+HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule,
+                                       std::size_t max_options)
+    : rule_(rule), max_options_(max_options) {
   if (problem.alignment != 1 || problem.buffers.empty()) return;
   const Sections sections = time_sections(problem.buffers);
   std::vector<std::int64_t> live(static_cast<std::size_t>(sections.count()), 0);
@@ -85,7 +87,7 @@ std::vector<HoleDecompositions::Option> HoleDecompositions::options_at(
     return std::tie(x.partial, x.ended, x.count, x.age, x.subset) <
            std::tie(y.partial, y.ended, y.count, y.age, y.subset);
   });
-  if (options.size() > kMaxOptions) options.resize(kMaxOptions);
+  if (options.size() > max_options_) options.resize(max_options_);
   return options;
 }
 

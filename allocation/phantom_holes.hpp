@@ -47,8 +47,9 @@ std::string name_of(HoleRule rule);
 class HoleDecompositions {
  public:
   // The problem's spare bytes per section (capacity - live bytes; none if the peak is above the
-  // capacity or the alignment is not 1, where holes of exact bytes do not fill the gaps).
-  HoleDecompositions(const Problem& problem, HoleRule rule);
+  // capacity or the alignment is not 1, where holes of exact bytes do not fill the gaps). Each cut
+  // offers at most `max_options` alternatives, best first: the rest are never tried.
+  HoleDecompositions(const Problem& problem, HoleRule rule, std::size_t max_options = kMaxOptions);
 
   // Whether the problem has spare bytes to decompose.
   bool applicable() const { return applicable_; }
@@ -65,7 +66,7 @@ class HoleDecompositions {
   const std::vector<std::int64_t>& cuts() const { return cuts_; }
 
   static constexpr int kMaxDiscrepancies = 3;
-  // The alternatives a cut offers, best first: the rest are never tried.
+  // The alternatives a cut offers by default (the enumeration's and the guided sweeps').
   static constexpr std::size_t kMaxOptions = 6;
 
  private:
@@ -81,7 +82,7 @@ class HoleDecompositions {
     std::int64_t age = 0;  // the sum of the ended holes' lower ends: smaller is older
     std::uint32_t subset = 0;
   };
-  // The options at the cut starting `section`, best first (at most kMaxOptions); empty where the
+  // The options at the cut starting `section`, best first (at most max_options_); empty where the
   // spare bytes keep the open holes.
   std::vector<Option> options_at(std::size_t section, const std::vector<Hole>& open) const;
   // Takes `option` at the cut starting `section`: the holes it ends join `closed`, and a hole with
@@ -98,6 +99,7 @@ class HoleDecompositions {
   std::vector<Buffer> cut_at_changes(std::vector<Buffer> holes) const;
 
   HoleRule rule_;
+  std::size_t max_options_;
   bool applicable_ = false;
   std::vector<std::int64_t> cuts_;   // section s is [cuts_[s], cuts_[s + 1])
   std::vector<std::int64_t> spare_;  // per section

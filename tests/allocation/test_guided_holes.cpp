@@ -3,7 +3,8 @@
 // fill every section and pack where the rules' first guesses are refuted, wide windows that see
 // a wrong choice narrow ones let pass, their limits, and `memplace pack` packing with one what
 // its other runs do not; the same for the repaired guesses, whose look-back windows and one repair
-// mend a choice the narrow guided guess gets wrong.
+// mend a choice the narrow guided guess gets wrong, and whose last resort takes an option past the
+// sixth.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -161,6 +162,28 @@ TEST_CASE("repaired holes: a repair mends a choice the narrow guided guess gets 
     CHECK(testing::every_section_full(z.problem, repaired.holes));
     CHECK(full_outcome(z.problem, repaired.holes) == SearchOutcome::packed);
   }
+}
+
+// Spare-bytes problem 450, seed 1098 (missed by the first repaired build in a run of fresh seeds,
+// then a dev seed): whole-first's true holes take option 16 at section 42 (the rule's first is 0),
+// past the six a sweep and its repairs try. With a cut's later options as the last resort where
+// no repair mends it, the guess packs; with six options only, the guess is another, which does
+// not.
+TEST_CASE("repaired holes: a cut no repair mends takes a later option") {
+  const ZeroSlackProblem z = generate_with_spare_bytes(450, 1 << 20, 1098, 5);
+  const GuidedGuess repaired =
+      repaired_holes(z.problem, HoleRule::whole_first, kLookBackGuide, {3600, 0});
+  REQUIRE(repaired.complete);
+  CHECK(repaired.repairs >= 1);
+  CHECK(testing::every_section_full(z.problem, repaired.holes));
+  CHECK(full_outcome(z.problem, repaired.holes) == SearchOutcome::packed);
+  if (testing::kSanitized) return;  // a six-option sweep of 450 buffers takes seconds there
+  GuideWindow six = kLookBackGuide;
+  six.options = HoleDecompositions::kMaxOptions;
+  const GuidedGuess first_six = repaired_holes(z.problem, HoleRule::whole_first, six, {3600, 0});
+  REQUIRE(first_six.complete);
+  CHECK_FALSE(same_rectangles(first_six.holes, repaired.holes));
+  CHECK(full_outcome(z.problem, first_six.holes) != SearchOutcome::packed);
 }
 
 TEST_CASE("repaired holes: limits stop the sweep, the same placements give the same guess") {
