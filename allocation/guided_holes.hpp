@@ -25,7 +25,7 @@ struct GuidedGuess {
   bool complete = false;  // every cut decided; false when `limits` ran out first, or no spare
   std::vector<Buffer> holes;
   std::uint64_t placements = 0;  // spent on the windows' searches
-  int repairs = 0;               // cuts whose window a repair made pack (repaired_holes only)
+  int repairs = 0;  // cuts whose window a repair or the last resort made pack (repaired_holes)
 };
 
 // How far a window reaches on each side of its cut, the placements its search may take, and the
@@ -57,13 +57,16 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
 // forward only to the next cut that offers a choice, so every hole in it is fixed by the choices
 // made. A wrong choice then shows further on, as a cut where no option's window packs. The sweep
 // then tries each other option of one earlier cut in that window, nearest cut first, deciding the
-// cuts between again, until the failed cut's window packs; a cut that no such repair mends keeps
-// its rule's option. Limits, progress and determinism as guided_holes'.
+// cuts between again, until the failed cut's window packs. The sweep and its repairs try each
+// cut's first kMaxOptions options; a cut that no repair mends tries its later options (up to
+// `window.options`) as a last resort, and else keeps its rule's option. Limits, progress and
+// determinism as guided_holes'.
 GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                            const SearchLimits& limits, const SearchProgressCallback& progress = {});
 // A look-back window sees a wrong choice only once the sections it conflicts with are in it: 60
 // sections back packed more of the dev misses than 40. Some misses need an option past the sixth
-// at a cut (the 16th, on 450 seed 1098): up to 24 (docs/allocation.md, "Repaired guided guesses").
+// at a cut (option 16, the rule's first being 0, on 450 seed 1098): up to 24 (docs/allocation.md,
+// "Repaired guided guesses").
 inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.

@@ -1,6 +1,7 @@
 #include "allocation/phantom_holes.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -30,6 +31,7 @@ std::string name_of(HoleRule rule) {
 HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule,
                                        std::size_t max_options)
     : rule_(rule), max_options_(max_options) {
+  if (max_options == 0) throw std::invalid_argument("HoleDecompositions: max_options is 0");
   if (problem.alignment != 1 || problem.buffers.empty()) return;
   const Sections sections = time_sections(problem.buffers);
   std::vector<std::int64_t> live(static_cast<std::size_t>(sections.count()), 0);

@@ -48,7 +48,8 @@ class HoleDecompositions {
  public:
   // The problem's spare bytes per section (capacity - live bytes; none if the peak is above the
   // capacity or the alignment is not 1, where holes of exact bytes do not fill the gaps). Each cut
-  // offers at most `max_options` alternatives, best first: the rest are never tried.
+  // offers at most `max_options` alternatives (at least 1, else std::invalid_argument), best
+  // first: the rest are never tried.
   HoleDecompositions(const Problem& problem, HoleRule rule, std::size_t max_options = kMaxOptions);
 
   // Whether the problem has spare bytes to decompose.

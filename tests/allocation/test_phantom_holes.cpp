@@ -4,6 +4,8 @@
 // while cost model v2's portfolio never guesses.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "allocation/packer.hpp"
@@ -88,6 +90,33 @@ TEST_CASE("phantom holes: every decomposition fills every section of generated p
       }
     }
   }
+}
+
+// The repaired sweeps offer up to 24 options a cut, everything else 6: the bound cuts one
+// best-first list, so the first six options (and the holes they make) are the same under both.
+TEST_CASE("phantom holes: the options bound cuts the same best-first list") {
+  const ZeroSlackProblem z = generate_with_spare_bytes(450, 1 << 20, 1098, 5);
+  for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+    const HoleDecompositions six(z.problem, rule), many(z.problem, rule, 24);
+    std::vector<int> options_six, options_many;
+    six.walk({}, &options_six);
+    many.walk({}, &options_many);
+    REQUIRE(options_six.size() == options_many.size());
+    bool past_six = false;
+    for (std::size_t s = 0; s < options_six.size(); ++s) {
+      CHECK(options_six[s] == std::min(options_many[s], 6));
+      past_six = past_six || options_many[s] > 6;
+      if (options_six[s] < 2) continue;
+      std::vector<int> choices(s + 1, 0);
+      choices[s] = options_six[s] - 1;
+      const std::vector<Buffer> a = six.walk(choices), b = many.walk(choices);
+      REQUIRE(a.size() == b.size());
+      for (std::size_t k = 0; k < a.size(); ++k)
+        CHECK((a[k].lower == b[k].lower && a[k].upper == b[k].upper && a[k].size == b[k].size));
+    }
+    CHECK(past_six);
+  }
+  CHECK_THROWS_AS(HoleDecompositions(z.problem, HoleRule::whole_first, 0), std::invalid_argument);
 }
 
 // Spare-bytes problem 450, seed 1 (a seed the change was built on): no other run of the portfolio
