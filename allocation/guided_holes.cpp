@@ -121,7 +121,7 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
         break;
       }
     }
-    choices.take(s, kept);
+    if (choices.taken(s) != kept) choices.take(s, kept);
     if (progress) progress({guess.placements, s + 1, sections, windows.elapsed(), {}});
   }
   guess.holes = choices.holes();
@@ -184,8 +184,9 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
     for (int c = failed - 1; c >= std::max(0, failed - window.sections); --c)
       for (int option = 0; option < std::min(options_before[c], first_options); ++option) {
         if (option == before[c]) continue;
-        choices.take_all(before);
-        choices.take(c, option);
+        std::vector<int> tried = before;
+        tried[c] = option;
+        choices.take_all(tried);
         const std::optional<bool> p = packs(c);
         if (!p) return kOutOfLimits;
         const int end = *p ? sweep(c + 1, failed) : failed;
