@@ -68,6 +68,10 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
 // at a cut (option 16, the rule's first being 0, on 450 seed 1098): up to 24 (docs/allocation.md,
 // "Repaired guided guesses").
 inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24};
+// Some wrong choices conflict only with sections further back: windows reaching 100 sections back
+// made a right guess for 7 of the 14 dev misses of the 60-section sweeps (docs/allocation.md,
+// "Deep repaired guesses"), at some five times the cost (0.3-46 s on 450 buffers).
+inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, 24};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

@@ -58,6 +58,14 @@ constexpr std::size_t kProbedPerRule = 1;
 // The round at whose end, after its fresh guesses and before the wide guided guesses, the
 // repaired guided guesses are made: a sweep of 450 buffers takes 0.1-14 s.
 constexpr std::uint64_t kRepairedGuidedRound = 2;
+// The round at whose end the deep repaired guesses (windows 100 sections back) are made, after the
+// rounds' reruns and before that round's wide guided guesses: a sweep takes seconds to most of a
+// minute, and on the spare-bytes dev seeds 1091-1290 every problem the portfolio packed was packed
+// by round 3, 198 of 200 by round 2.
+constexpr std::uint64_t kDeepRepairedGuidedRound = 3;
+// A deep sweep stopped at this many placements makes no guess: the dev sweeps whose guesses packed
+// took at most 4.1 million; others ran to 18 million (some 45 s) for a wrong guess.
+constexpr std::uint64_t kDeepSweepPlacements = 5'000'000;
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
 struct GuidedRun {
@@ -72,6 +80,7 @@ struct GuidedRun {
   std::optional<Problem> full;
   std::vector<OffsetSet> feasible;
   bool made = false;
+  std::uint64_t sweep_placements = 0;  // the most its sweep may take (0: what is left)
 };
 
 // The problem with time reversed: the same packings, found by the skyline search in another
@@ -143,14 +152,27 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
     wide_guided.push_back({rule, reversed, kWideGuide, false, "wide guided", made_in, {}, {}});
-  // In the order that packed the most of the dev misses (docs/allocation.md, "Repaired guided
-  // guesses").
+  // Each kind in the order that packed the most of its dev misses (docs/allocation.md, "Repaired
+  // guided guesses" and "Deep repaired guesses").
   std::vector<GuidedRun> repaired_guided;
   for (const auto& [rule, reversed] :
        {std::pair{HoleRule::whole_first, false}, std::pair{HoleRule::split_first, true},
         std::pair{HoleRule::whole_first, true}, std::pair{HoleRule::split_first, false}})
     repaired_guided.push_back(
         {rule, reversed, kLookBackGuide, true, "repaired guided", kRepairedGuidedRound, {}, {}});
+  for (const auto& [rule, reversed] :
+       {std::pair{HoleRule::split_first, true}, std::pair{HoleRule::whole_first, false},
+        std::pair{HoleRule::split_first, false}, std::pair{HoleRule::whole_first, true}})
+    repaired_guided.push_back({rule,
+                               reversed,
+                               kDeepLookBackGuide,
+                               true,
+                               "deep repaired guided",
+                               kDeepRepairedGuidedRound,
+                               {},
+                               {},
+                               false,
+                               kDeepSweepPlacements});
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
@@ -272,8 +294,10 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         if (!g.made) {
           g.made = true;
           const Problem& source = g.reversed ? reversed_problem() : problem;
-          const SearchLimits left =
-              run_limits(limits.placements > 0 ? limits.placements - spent : 0);
+          std::uint64_t most = limits.placements > 0 ? limits.placements - spent : 0;
+          if (g.sweep_placements > 0)
+            most = most > 0 ? std::min(most, g.sweep_placements) : g.sweep_placements;
+          const SearchLimits left = run_limits(most);
           GuidedGuess guess = (g.repaired ? repaired_holes : guided_holes)(
               source, g.rule, g.window, {left.seconds, left.placements},
               report_run(Stage::sweep, name));

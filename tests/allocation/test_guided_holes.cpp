@@ -3,8 +3,8 @@
 // fill every section and pack where the rules' first guesses are refuted, wide windows that see
 // a wrong choice narrow ones let pass, their limits, and `memplace pack` packing with one what
 // its other runs do not; the same for the repaired guesses, whose look-back windows and one repair
-// mend a choice the narrow guided guess gets wrong, and whose last resort takes an option past the
-// sixth.
+// mend a choice the narrow guided guess gets wrong, whose last resort takes an option past the
+// sixth, and whose windows reaching further back see a conflict nearer ones pass.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -186,6 +186,26 @@ TEST_CASE("repaired holes: a cut no repair mends takes a later option") {
   CHECK(full_outcome(z.problem, first_six.holes) != SearchOutcome::packed);
 }
 
+// Spare-bytes problem 450, seed 337 (a dev miss of the 60-section sweeps): split-first's sweep with
+// windows 60 sections back passes every window with a wrong guess (its full problem is refuted
+// after 1.3 million placements); with windows 100 sections back the sweep sees the conflict and
+// its guess packs at once.
+TEST_CASE("repaired holes: windows further back see a conflict nearer ones pass") {
+  if (testing::kSanitized) return;  // a 100-section sweep of 450 buffers takes ten seconds there
+  const ZeroSlackProblem z = generate_with_spare_bytes(450, 1 << 20, 337, 5);
+  const GuidedGuess near =
+      repaired_holes(z.problem, HoleRule::split_first, kLookBackGuide, {3600, 0});
+  const GuidedGuess deep =
+      repaired_holes(z.problem, HoleRule::split_first, kDeepLookBackGuide, {3600, 0});
+  REQUIRE(near.complete);
+  REQUIRE(deep.complete);
+  CHECK(deep.placements > near.placements);
+  CHECK_FALSE(same_rectangles(near.holes, deep.holes));
+  CHECK(testing::every_section_full(z.problem, deep.holes));
+  CHECK(full_outcome(z.problem, near.holes) != SearchOutcome::packed);
+  CHECK(full_outcome(z.problem, deep.holes) == SearchOutcome::packed);
+}
+
 TEST_CASE("repaired holes: limits stop the sweep, the same placements give the same guess") {
   const ZeroSlackProblem z = generate_with_spare_bytes(200, 1 << 20, 34, 5);
   const HoleRule rule = HoleRule::split_first;
@@ -259,6 +279,22 @@ TEST_CASE("pack: a repaired guided guess packs a problem the other guesses leave
   REQUIRE(r.outcome == SearchOutcome::packed);
   CHECK(r.method ==
         "skyline search on phantom holes (repaired guided split-first, time reversed, round 2)");
+  REQUIRE(r.offsets.size() == z.problem.buffers.size());
+  CHECK(packing_faults(z.problem, r.offsets).empty());
+}
+
+// Spare-bytes problem 450, seed 214 (a dev miss of the 60-section sweeps): the deep repaired
+// split-first guess with time reversed, the first deep sweep, made at the end of round 3, packs
+// it; nothing before it does. The placements are the same on every machine.
+TEST_CASE("pack: a deep repaired guess packs what the nearer windows leave open") {
+  if (testing::kSanitized) return;  // 4 million placements of 450 buffers: minutes there
+  const ZeroSlackProblem z = generate_with_spare_bytes(450, 1048576, 214, 5);
+  const PackResult r = pack(z.problem, {3600, 4'000'000});
+  REQUIRE(r.outcome == SearchOutcome::packed);
+  CHECK(r.method ==
+        "skyline search on phantom holes (deep repaired guided split-first, time "
+        "reversed, round 3)");
+  CHECK(r.nodes == 3'969'092);
   REQUIRE(r.offsets.size() == z.problem.buffers.size());
   CHECK(packing_faults(z.problem, r.offsets).empty());
 }
