@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/search_common.hpp"
@@ -59,8 +61,7 @@ class DepthSet {
 
 class Skyline {
  public:
-  Skyline(const Problem& problem, const SearchLimits& limits, RankOrder rank_order,
-          const SearchProgressCallback& progress, std::uint64_t shuffle,
+  Skyline(const Problem& problem, RankOrder rank_order, std::uint64_t shuffle,
           std::span<const OffsetSet> feasible)
       : problem_(problem),
         set_(problem),
@@ -70,8 +71,7 @@ class Skyline {
         alignment_(problem.alignment),
         sections_(time_sections(buffers_)),
         rank_(shuffled(detail::tie_break_ranks(buffers_, rank_order), shuffle)),
-        twin_before_(detail::twins_before(buffers_, rank_)),
-        meter_(limits, progress, n_) {
+        twin_before_(detail::twins_before(buffers_, rank_)) {
     const int sections = sections_.count();
     // Placements and rises: a few per section beyond the buffers covers every search tried; a
     // decision deeper than this is recorded in no conflict set, so its frame backtracks
@@ -122,9 +122,17 @@ class Skyline {
     return rank;
   }
 
-  ExactSearchResult run() {
-    const SearchOutcome outcome = search();
-    return detail::search_result(outcome, meter_, set_, problem_, offset_);
+  // Searches on from where the last call stopped, within `limits` (counted from this call).
+  ExactSearchResult run(const SearchLimits& limits, const SearchProgressCallback& progress) {
+    meter_.emplace(limits, progress, n_);
+    if (!ended_) {
+      const SearchOutcome outcome = resume_depth_ < 0 ? search() : search_on(resume_depth_);
+      if (outcome != SearchOutcome::limit) ended_ = outcome;
+    }
+    ExactSearchResult result = detail::search_result(ended_.value_or(SearchOutcome::limit), *meter_,
+                                                     set_, problem_, offset_);
+    meter_.reset();  // it holds `progress`, which is the caller's
+    return result;
   }
 
  private:
@@ -495,11 +503,16 @@ class Skyline {
       if (bytes > capacity_) return SearchOutcome::infeasible;
     for (const std::int64_t lowest : lowest_)
       if (lowest == kNone) return SearchOutcome::infeasible;
-    int section = next_section();
+    const int section = next_section();
     if (section < 0) return SearchOutcome::packed;
-    int depth = 0;
     frames_.resize(1);
     open(frames_[0], section);
+    return search_on(0);
+  }
+
+  // The search loop, from the decision at `depth` (its next branch): from the first decision, or
+  // where a placement limit stopped the last call.
+  SearchOutcome search_on(int depth) {
     while (depth >= 0) {
       depth_ = depth;
       Frame& frame = frames_[depth];
@@ -524,9 +537,12 @@ class Skyline {
         continue;
       }
       // Decisions (the depth) are placements and rises; the meter counts buffers placed.
-      if (!meter_.tick(placed_buffers_ + 1)) return SearchOutcome::limit;
+      if (!meter_->tick(placed_buffers_ + 1)) {
+        resume_depth_ = depth;  // nothing of this decision's next branch is done yet
+        return SearchOutcome::limit;
+      }
       if (!branch(frame, depth)) continue;
-      section = next_section();
+      const int section = next_section();
       if (section < 0) return SearchOutcome::packed;
       if (++depth == static_cast<int>(frames_.size())) frames_.emplace_back();
       open(frames_[depth], section);
@@ -545,8 +561,8 @@ class Skyline {
   std::vector<int> twin_before_;
   std::vector<int> stacks_;                     // list_stacks()
   std::vector<std::pair<int, int>> stackable_;  // per buffer, a range of stacks_
-  detail::SearchMeter meter_;
-  std::vector<std::vector<int>> crossing_;  // per section, its buffers by rank
+  std::optional<detail::SearchMeter> meter_;    // during run()
+  std::vector<std::vector<int>> crossing_;      // per section, its buffers by rank
   std::vector<std::vector<int>> starting_;  // per section, the buffers that start in it, by rank
   std::vector<char> reach_;                 // valley_fillable's pass
   std::vector<std::int64_t> inside_;        // and its bytes inside the valley, per section
@@ -567,17 +583,36 @@ class Skyline {
   std::vector<Frame> frames_;
   int recorded_depths_ = 0;  // decisions at lower depths are recorded in conflict sets
   int words_ = 0;
-  DepthSet why_;                   // the reason of the check that failed last
-  int depth_ = 0;                  // the decision being taken or undone
-  std::int64_t first_active_ = 0;  // no section before it has bytes to place (next_section())
+  DepthSet why_;                        // the reason of the check that failed last
+  int depth_ = 0;                       // the decision being taken or undone
+  std::int64_t first_active_ = 0;       // no section before it has bytes to place (next_section())
+  int resume_depth_ = -1;               // where the last run() stopped at its limit, if it did
+  std::optional<SearchOutcome> ended_;  // packed or infeasible, once a run() decided
 };
 
 }  // namespace
 
+struct SkylineSearch::State : Skyline {
+  using Skyline::Skyline;
+};
+
+SkylineSearch::SkylineSearch(const Problem& problem, RankOrder rank_order, std::uint64_t shuffle,
+                             std::span<const OffsetSet> feasible)
+    : state_(std::make_unique<State>(problem, rank_order, shuffle, feasible)) {}
+
+SkylineSearch::~SkylineSearch() = default;
+SkylineSearch::SkylineSearch(SkylineSearch&&) noexcept = default;
+SkylineSearch& SkylineSearch::operator=(SkylineSearch&&) noexcept = default;
+
+ExactSearchResult SkylineSearch::run(const SearchLimits& limits,
+                                     const SearchProgressCallback& progress) {
+  return state_->run(limits, progress);
+}
+
 ExactSearchResult skyline_search(const Problem& problem, const SearchLimits& limits,
                                  RankOrder rank_order, const SearchProgressCallback& progress,
                                  std::uint64_t shuffle, std::span<const OffsetSet> feasible) {
-  return Skyline(problem, limits, rank_order, progress, shuffle, feasible).run();
+  return SkylineSearch(problem, rank_order, shuffle, feasible).run(limits, progress);
 }
 
 }  // namespace memplace::allocation

@@ -15,6 +15,7 @@
 // depended on (conflict-directed backjumping), not to the one before.
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "allocation/exact_search.hpp"
@@ -33,5 +34,26 @@ ExactSearchResult skyline_search(const Problem& problem, const SearchLimits& lim
                                  const SearchProgressCallback& progress = {},
                                  std::uint64_t shuffle = 0,
                                  std::span<const OffsetSet> feasible = {});
+
+// The same search, run in parts: each run() searches on from where the last one stopped at its
+// placement limit, as if the search had never stopped — a rerun with a bigger budget would walk
+// the first branches again. Once it has packed or proven that nothing packs, run() gives that
+// again. The problem and `feasible` must outlive it. A stop at the time limit resumes too; the
+// placement it stopped at is counted by that call and again by the next, which makes it.
+class SkylineSearch {
+ public:
+  SkylineSearch(const Problem& problem, RankOrder rank_order = RankOrder::size,
+                std::uint64_t shuffle = 0, std::span<const OffsetSet> feasible = {});
+  ~SkylineSearch();
+  SkylineSearch(SkylineSearch&&) noexcept;
+  SkylineSearch& operator=(SkylineSearch&&) noexcept;
+
+  // `limits` and the result's counts are this call's.
+  ExactSearchResult run(const SearchLimits& limits, const SearchProgressCallback& progress = {});
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace memplace::allocation

@@ -55,5 +55,50 @@ TEST_CASE("skyline search: the placements recorded on guesses of a problem's hol
   check_run(first_guess(HoleRule::split_first), SearchOutcome::infeasible, 3197, 76);
 }
 
+// The portfolio's kept guesses search on round after round (allocation/packer.cpp): a search run in
+// parts, however small, must take the decisions of one run — the same placements in all, the same
+// verdict and packing — and once decided give that verdict again without searching.
+TEST_CASE("skyline search in parts: the decisions of one run") {
+  const Problem z = generate_zero_slack(300, 1048576, 2).problem;
+  const ExactSearchResult whole = skyline_search(z, {3600, 100'000});
+  REQUIRE(whole.outcome == SearchOutcome::packed);
+  REQUIRE(whole.nodes == 80160);
+  for (const std::uint64_t part : {1, 7, 1000, 30'000}) {
+    CAPTURE(part);
+    SkylineSearch search(z);
+    ExactSearchResult r;
+    std::uint64_t nodes = 0;
+    int runs = 0;
+    do {
+      r = search.run({3600, part});
+      CHECK(r.nodes <= part);
+      nodes += r.nodes;
+      ++runs;
+    } while (r.outcome == SearchOutcome::limit);
+    CHECK(r.outcome == SearchOutcome::packed);
+    CHECK(nodes == whole.nodes);
+    CHECK(runs == static_cast<int>((whole.nodes + part - 1) / part));
+    CHECK(r.offsets == whole.offsets);
+    const ExactSearchResult again = search.run({3600, part});
+    CHECK(again.outcome == SearchOutcome::packed);
+    CHECK(again.nodes == 0);
+    CHECK(again.offsets == whole.offsets);
+  }
+  // A refuted guess (the split-first guess above, 3,197 placements) is refuted in parts too.
+  const Problem problem = generate_with_spare_bytes(150, 1048576, 11, 5).problem;
+  const HoleDecompositions decompositions(problem, HoleRule::split_first);
+  const Problem full = with_holes(
+      problem, decompositions.walk(std::vector<int>(decompositions.cuts().size() - 1, 0)));
+  const std::vector<OffsetSet> feasible = feasible_offsets(full);
+  SkylineSearch search(full, RankOrder::busiest_section, 0, feasible);
+  const ExactSearchResult part = search.run({3600, 1000});
+  CHECK(part.outcome == SearchOutcome::limit);
+  CHECK(part.nodes == 1000);
+  const ExactSearchResult rest = search.run({3600, 100'000});
+  CHECK(rest.outcome == SearchOutcome::infeasible);
+  CHECK(rest.nodes == 2197);
+  CHECK(search.run({3600, 100'000}).outcome == SearchOutcome::infeasible);
+}
+
 }  // namespace
 }  // namespace memplace::allocation
