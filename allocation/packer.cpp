@@ -249,8 +249,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       }
     if (!guess_holes) continue;
     // A guess's run, if it decides (packed, or out of time or placements); `guess` names it.
-    // `refuted` says whether its full problem was proven to have no packing: every run is
-    // complete, so a rerun, shuffled or not, would prove it again.
+    // `refuted` says whether its full problem was proven to have no packing: its search is
+    // complete, so carrying it on would only say so again.
     const auto run_guess = [&](const std::string& guess, SkylineSearch& search,
                                std::uint64_t guess_budget,
                                bool& refuted) -> std::optional<ExactSearchResult> {
