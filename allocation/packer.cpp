@@ -29,6 +29,10 @@ constexpr std::uint64_t kFirstBudget = 4096;
 // the right guess packed within the budget of its round, while one search carried on packs it
 // (docs/allocation.md, "Kept guesses search on"). Held by pointer: the search refers to the rest.
 struct KeptGuess {
+  // A constructor, not an aggregate: clang 14 (`make fuzz`) has no make_unique of aggregates.
+  KeptGuess(Problem full_problem, std::vector<OffsetSet> full_feasible)
+      : full(std::move(full_problem)), feasible(std::move(full_feasible)) {}
+
   Problem full;
   std::vector<OffsetSet> feasible;
   std::optional<SkylineSearch> search;
