@@ -23,11 +23,12 @@ namespace {
 // The first placement budget of the portfolio's runs; it doubles every round.
 constexpr std::uint64_t kFirstBudget = 4096;
 
-// A guess kept to be searched on every round: its full problem and the search, which each round
-// goes on from where the last stopped (made at its first run, shuffled by that round). A rerun
-// from scratch with a new shuffle walked the first branches again: on 450 seed 349 no shuffle of
-// the right guess packed within the budget of its round, while one search carried on packs it
-// (docs/allocation.md, "Kept guesses search on"). Held by pointer: the search refers to the rest.
+// A guess of the holes, made full, and its search (made at its first run, shuffled by that round).
+// A kept guess's search goes on each round from where the last stopped; a fresh guess's runs once.
+// A rerun from scratch with a new shuffle walked the first branches again: on 450 seed 349 no
+// shuffle of the right guess packed within the budget of its round, while one search carried on
+// packs it (docs/allocation.md, "Kept guesses search on"). Held by pointer: the search refers to
+// the rest.
 struct KeptGuess {
   // A constructor, not an aggregate: clang 14 (`make fuzz`) has no make_unique of aggregates.
   KeptGuess(Problem full_problem, std::vector<OffsetSet> full_feasible)
@@ -279,6 +280,11 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       return r;
     };
     const std::uint64_t shuffle = round > 1 ? round : 0;
+    // A guess's full problem with its offsets from subset sums, to be searched (on).
+    const auto keep = [&](Problem full) {
+      std::vector<OffsetSet> feasible = offsets(full);
+      return std::make_unique<KeptGuess>(std::move(full), std::move(feasible));
+    };
     // A kept guess's search, made at its first run.
     const auto kept_search = [&](KeptGuess& kept) -> SkylineSearch& {
       if (!kept.search)
@@ -293,9 +299,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         if (!holes) break;
         ++g.made;
         if (!seen.insert(*holes, false)) continue;
-        Problem full = with_holes(problem, *holes);
-        std::vector<OffsetSet> feasible = offsets(full);
-        g.first = std::make_unique<KeptGuess>(std::move(full), std::move(feasible));
+        g.first = keep(with_holes(problem, *holes));
         g.first_index = g.made;
       }
       if (!g.first || g.refuted) continue;
@@ -327,9 +331,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
             return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
           }
           if (!seen.insert(guess.holes, g.reversed)) continue;
-          Problem full = with_holes(source, guess.holes);
-          std::vector<OffsetSet> feasible = offsets(full);
-          g.kept = std::make_unique<KeptGuess>(std::move(full), std::move(feasible));
+          g.kept = keep(with_holes(source, guess.holes));
         }
         if (!g.kept) continue;
         bool refuted = false;
@@ -354,15 +356,13 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
         for (const std::vector<Buffer>& holes : found.holes) {
           if (!seen.insert(holes, false)) continue;
-          Problem full = with_holes(problem, holes);
-          std::vector<OffsetSet> feasible = offsets(full);
           probed_runs.push_back({rule,
                                  false,
                                  {},
                                  false,
                                  "probed neighbour of",
                                  round,
-                                 std::make_unique<KeptGuess>(std::move(full), std::move(feasible)),
+                                 keep(with_holes(problem, holes)),
                                  true});
         }
       }
@@ -382,12 +382,10 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       ++g.made;
       if (!seen.insert(*holes, false)) continue;
       ++tried;
-      const Problem full = with_holes(problem, *holes);
-      const std::vector<OffsetSet> feasible = offsets(full);
-      SkylineSearch search(full, RankOrder::busiest_section, shuffle, feasible);
+      const std::unique_ptr<KeptGuess> fresh = keep(with_holes(problem, *holes));
       bool refuted = false;
-      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(g.made), search, budget,
-                             refuted))
+      if (auto r = run_guess(name_of(g.rule) + " guess " + std::to_string(g.made),
+                             kept_search(*fresh), budget, refuted))
         return *r;
     }
     // Last, the repaired guided guesses, and the wide guided guesses, the costliest.
