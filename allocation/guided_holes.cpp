@@ -208,7 +208,8 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
     if (failed == kPassed) break;
     const int end = failed == kOutOfLimits ? kOutOfLimits : repair(failed);
     guess.repairs += end == kPassed;
-    if (end == kOutOfLimits) {
+    guess.unmended += end == failed;
+    if (end == kOutOfLimits || guess.unmended > window.most_unmended) {
       guess.placements = windows.placements();
       return guess;  // incomplete
     }

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "allocation/phantom_holes.hpp"
@@ -22,18 +23,23 @@
 namespace memplace::allocation {
 
 struct GuidedGuess {
-  bool complete = false;  // every cut decided; false when `limits` ran out first, or no spare
+  // Every cut decided; false when `limits` ran out first, when there is no spare, or when a
+  // repaired sweep gave up (more cuts unmended than its window allows).
+  bool complete = false;
   std::vector<Buffer> holes;
   std::uint64_t placements = 0;  // spent on the windows' searches
-  int repairs = 0;  // cuts whose window a repair or the last resort made pack (repaired_holes)
+  int repairs = 0;   // cuts whose window a repair or the last resort made pack (repaired_holes)
+  int unmended = 0;  // cuts where no option's window packs and no repair mended it (idem)
 };
 
-// How far a window reaches on each side of its cut, the placements its search may take, and the
-// options each cut offers (its rule's best first).
+// How far a window reaches on each side of its cut, the placements its search may take, the
+// options each cut offers (its rule's best first), and how many cuts a repaired sweep may leave
+// unmended before it gives up.
 struct GuideWindow {
   int sections = 0;
   std::uint64_t placements = 0;
   std::size_t options = HoleDecompositions::kMaxOptions;
+  int most_unmended = std::numeric_limits<int>::max();
 };
 // Narrow windows are cheap (a 450-buffer sweep takes a second or two) and decide most cuts; at
 // some cuts a wrong option's narrow window packs too, where a window reaching 60 sections each
@@ -59,19 +65,22 @@ GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow wind
 // then tries each other option of one earlier cut in that window, nearest cut first, deciding the
 // cuts between again, until the failed cut's window packs. The sweep and its repairs try each
 // cut's first kMaxOptions options; a cut that no repair mends tries its later options (up to
-// `window.options`) as a last resort, and else keeps its rule's option. Limits, progress and
-// determinism as guided_holes'.
+// `window.options`) as a last resort, and else keeps its rule's option — until more than
+// `window.most_unmended` cuts are kept so, when the sweep gives up (an incomplete guess). Limits,
+// progress and determinism as guided_holes'.
 GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow window,
                            const SearchLimits& limits, const SearchProgressCallback& progress = {});
 // A look-back window sees a wrong choice only once the sections it conflicts with are in it: 60
 // sections back packed more of the dev misses than 40. Some misses need an option past the sixth
 // at a cut (option 16, the rule's first being 0, on 450 seed 1098): up to 24 (docs/allocation.md,
-// "Repaired guided guesses").
-inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24};
+// "Repaired guided guesses"). A sweep that leaves a third cut unmended gives up: on the dev
+// problems every right guess left at most two, and the wrong sweeps that left more took most of
+// their time on them (docs/allocation.md, "Sweeps give up").
+inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24, 2};
 // Some wrong choices conflict only with sections further back: windows reaching 100 sections back
 // made a right guess for 7 of the 14 dev misses of the 60-section sweeps (docs/allocation.md,
 // "Deep repaired guesses"), at some five times the cost (0.3-46 s on 450 buffers).
-inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, 24};
+inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, 24, 2};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

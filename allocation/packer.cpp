@@ -72,16 +72,12 @@ constexpr std::uint64_t kProbeRound = 2;
 // The probed neighbours kept per rule: each runs again every round, at the first guesses' budget.
 constexpr std::size_t kProbedPerRule = 1;
 // The round at whose end, after its fresh guesses and before the wide guided guesses, the
-// repaired guided guesses are made: a sweep of 450 buffers takes 0.1-14 s.
+// repaired guided guesses are made, those with windows 60 sections back and then the deep ones
+// (100 back). Since a sweep gives up at its third unmended cut, a 450-buffer sweep takes at most
+// some 20 s and most under 2 s; when the deep ones came a round later, the wide sweeps of round 2
+// (up to half a minute) delayed them past the minute on spare-bytes seed 2105 (docs/allocation.md,
+// "Sweeps give up").
 constexpr std::uint64_t kRepairedGuidedRound = 2;
-// The round at whose end the deep repaired guesses (windows 100 sections back) are made, after the
-// rounds' reruns and before that round's wide guided guesses: a sweep takes seconds to most of a
-// minute, and on the spare-bytes dev seeds 1091-1290 every problem the portfolio packed was packed
-// by round 3, 198 of 200 by round 2.
-constexpr std::uint64_t kDeepRepairedGuidedRound = 3;
-// A deep sweep stopped at this many placements makes no guess: the dev sweeps whose guesses packed
-// took at most 4.1 million; others ran to 18 million (some 45 s) for a wrong guess.
-constexpr std::uint64_t kDeepSweepPlacements = 5'000'000;
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
 struct GuidedRun {
@@ -95,7 +91,6 @@ struct GuidedRun {
   std::uint64_t made_in = 0;  // the round
   std::unique_ptr<KeptGuess> kept;
   bool made = false;
-  std::uint64_t sweep_placements = 0;  // the most its sweep may take (0: what is left)
 };
 
 // The problem with time reversed: the same packings, found by the skyline search in another
@@ -183,10 +178,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                kDeepLookBackGuide,
                                true,
                                "deep repaired guided",
-                               kDeepRepairedGuidedRound,
-                               {},
-                               false,
-                               kDeepSweepPlacements});
+                               kRepairedGuidedRound,
+                               {}});
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
@@ -317,10 +310,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         if (!g.made) {
           g.made = true;
           const Problem& source = g.reversed ? reversed_problem() : problem;
-          std::uint64_t most = limits.placements > 0 ? limits.placements - spent : 0;
-          if (g.sweep_placements > 0)
-            most = most > 0 ? std::min(most, g.sweep_placements) : g.sweep_placements;
-          const SearchLimits left = run_limits(most);
+          const SearchLimits left =
+              run_limits(limits.placements > 0 ? limits.placements - spent : 0);
           GuidedGuess guess = (g.repaired ? repaired_holes : guided_holes)(
               source, g.rule, g.window, {left.seconds, left.placements},
               report_run(Stage::sweep, name));
