@@ -208,7 +208,7 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
     if (failed == kPassed) break;
     const int end = failed == kOutOfLimits ? kOutOfLimits : repair(failed);
     guess.repairs += end == kPassed;
-    guess.unmended += end == failed;
+    guess.unmended += end != kPassed && end != kOutOfLimits;  // repair() gave the failed cut back
     if (end == kOutOfLimits || guess.unmended > window.most_unmended) {
       guess.placements = windows.placements();
       return guess;  // incomplete

@@ -317,7 +317,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
               report_run(Stage::sweep, name));
           spent += guess.placements;
           if (!guess.complete) {
-            if (run_limits(1).seconds > 0 && !placements_spent()) continue;  // limits left
+            // With limits left, the sweep gave up (too many cuts unmended): no guess.
+            if (run_limits(1).seconds > 0 && !placements_spent()) continue;
             method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
             return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
           }
