@@ -192,13 +192,13 @@ class Skyline {
         // A section whose bytes to place fit above i's own lowest offset fits above the lowest
         // of all its unplaced buffers too: no need to look at the others.
         for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
-          ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t);
+          ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t, to);
       }
     return ok;
   }
   // Fails with the reason in why_: the section's placed buffers and floor, and what holds each
-  // unplaced buffer's lowest offset up.
-  bool section_holds(int t) {
+  // unplaced buffer's lowest offset up. Checked while floors rise to `to`.
+  bool section_holds(int t, std::int64_t to) {
     if (remaining_[t] == 0) return true;
     // Any one unplaced buffer low enough will do. On full memories a rise checks every section
     // it touches, and this was most of a search's time: the look starts at the buffer that held
@@ -209,8 +209,10 @@ class Skyline {
         }))
       return true;
     blame_section(why_, t);
+    // A floor above an unplaced buffer's lowest offset is one this rise set before the buffer's
+    // turn came: a buffer already at `to` or above has none.
     for (const int i : crossing_[t])
-      if (!placed_[i]) blame_lowest(why_, i);
+      if (!placed_[i]) blame_lowest(why_, i, lowest_[i] >= to ? lowest_[i] : kNone);
     return false;
   }
 
@@ -462,8 +464,9 @@ class Skyline {
   // or kNone when it cannot be below `below` (its feasible offsets are looked up only then).
   std::int64_t resting_top(int j, std::pair<int, int> span, std::int64_t below) const {
     std::int64_t at = 0;
+    // (The look stops once the top is too high: floors only add to it.)
     for (int t = std::max(sections_.first[j], span.first);
-         t < std::min(sections_.last[j], span.second); ++t)
+         t < std::min(sections_.last[j], span.second) && at < below - buffers_[j].size; ++t)
       at = std::max(at, floor_[t]);
     if (align_up(at + buffers_[j].size, alignment_) >= below) return kNone;
     at = resting_offset(j, at);
