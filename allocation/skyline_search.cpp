@@ -87,6 +87,7 @@ class Skyline {
     list_stacks();
     floor_.assign(sections, 0);
     lowest_.assign(n_, 0);
+    highest_.assign(n_, 0);
     std::vector<int> by_rank(n_);
     for (int i = 0; i < n_; ++i)
       by_rank[rank_[i]] = i;
@@ -105,8 +106,10 @@ class Skyline {
     if (!feasible.empty())
       for (int i = 0; i < n_; ++i)
         feasible_.push_back(&feasible[set_.original[i]]);
-    for (int i = 0; i < n_; ++i)
+    for (int i = 0; i < n_; ++i) {
       lowest_[i] = resting_offset(i, 0);
+      highest_[i] = sections_.first[i];
+    }
   }
 
   static std::vector<int> shuffled(std::vector<int> rank, std::uint64_t seed) {
@@ -169,7 +172,7 @@ class Skyline {
   // right at its floor). False when one cannot.
   bool raise_floor(int s, std::int64_t to) {
     trail_.set(floor_[s], to);
-    return raise_lowest(crossing_[s], to);
+    return raise_lowest(crossing_[s], s, to);
   }
   // The floors of the sections [first, last) rose to `to` together (a buffer was placed): the
   // same as raising them one by one, but a buffer crossing an earlier section of them was raised
@@ -179,21 +182,31 @@ class Skyline {
     bool ok = raise_floor(first, to);
     for (int s = first + 1; ok && s < last; ++s) {
       trail_.set(floor_[s], to);
-      ok = raise_lowest(starting_[s], to);
+      ok = raise_lowest(starting_[s], s, to);
     }
     return ok;
   }
-  // Raises the lowest offsets of `buffers` below `to` and checks the sections they cover.
-  bool raise_lowest(std::span<const int> buffers, std::int64_t to) {
+  // Section s's floor rose to `to`: raises the lowest offsets of `buffers` (of s, each met at the
+  // first of its sections that this rise raised) below `to`, follows their highest sections, and
+  // checks the sections they cover.
+  bool raise_lowest(std::span<const int> buffers, int s, std::int64_t to) {
     bool ok = true;
-    for (const int i : buffers)
-      if (!placed_[i] && lowest_[i] < to) {
-        trail_.set(lowest_[i], resting_offset(i, to));
-        // A section whose bytes to place fit above i's own lowest offset fits above the lowest
-        // of all its unplaced buffers too: no need to look at the others.
-        for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
-          ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t, to);
+    for (const int i : buffers) {
+      if (lowest_[i] >= to) {  // (a placed buffer's is kNone)
+        const std::int64_t highest = highest_[i];
+        if (highest != s && !placed_[i] &&
+            (to > floor_[highest] || (to == floor_[highest] && s < highest)))
+          trail_.set(highest_[i], s);
+        continue;
       }
+      // Its floors were at most its lowest offset, below `to`: s is now its only highest.
+      if (highest_[i] != s) trail_.set(highest_[i], s);
+      trail_.set(lowest_[i], resting_offset(i, to));
+      // A section whose bytes to place fit above i's own lowest offset fits above the lowest
+      // of all its unplaced buffers too: no need to look at the others.
+      for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
+        ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t, to);
+    }
     return ok;
   }
   // Fails with the reason in why_: the section's placed buffers and floor, and what holds each
@@ -204,15 +217,14 @@ class Skyline {
     // it touches, and this was most of a search's time: the look starts at the buffer that held
     // last time (a hint only, so it is not undone on backtracking).
     const std::int64_t highest_fitting = capacity_ - remaining_[t];
-    if (detail::holds_from_hint(crossing_[t], holding_hint_[t], [&](int i) {
-          return !placed_[i] && lowest_[i] <= highest_fitting;
-        }))
+    if (detail::holds_from_hint(crossing_[t], holding_hint_[t],
+                                [&](int i) { return lowest_[i] <= highest_fitting; }))
       return true;
     blame_section(why_, t);
-    // A floor above an unplaced buffer's lowest offset is one this rise set before the buffer's
-    // turn came: a buffer already at `to` or above has none.
+    // A floor above an unplaced buffer's lowest offset is one this rise set to `to` before the
+    // buffer's turn came, so none of its floors is above the higher of the two.
     for (const int i : crossing_[t])
-      if (!placed_[i]) blame_lowest(why_, i, lowest_[i] >= to ? lowest_[i] : kNone);
+      if (!placed_[i]) blame_lowest(why_, i, std::max(lowest_[i], to));
     return false;
   }
 
@@ -242,10 +254,11 @@ class Skyline {
       why.add_word(w, static_cast<std::uint64_t>(bits));
     }
   }
-  // An unplaced buffer's lowest offset is its highest section's floor, raised to a feasible offset.
-  // `ceiling`, where the caller knows one, is a floor that none of its sections is above, so the
-  // look stops at a section right at it (these looks were a sixth of a search's time).
-  void blame_lowest(DepthSet& why, int i, std::int64_t ceiling = kNone) const {
+  // An unplaced buffer's lowest offset is its highest section's floor, raised to a feasible offset:
+  // the first of its sections at the highest floor, looked for while a rise is under way (highest_
+  // is not yet followed then). `ceiling` is a floor that none of its sections is above, so the look
+  // stops at a section right at it (these looks were a sixth of a search's time).
+  void blame_lowest(DepthSet& why, int i, std::int64_t ceiling) const {
     int highest = sections_.first[i];
     for (int s = highest + 1; s < sections_.last[i] && floor_[highest] != ceiling; ++s)
       if (floor_[s] > floor_[highest]) highest = s;
@@ -404,6 +417,7 @@ class Skyline {
     const Buffer& b = buffers_[i];
     offset_[i] = floor;
     placed_[i] = 1;
+    trail_.set(lowest_[i], kNone);  // the hot checks of lowest offsets then skip it as too high
     const std::int64_t top = align_up(floor + b.size, alignment_);
     bool fits = true;
     for (int s = sections_.first[i]; s < sections_.last[i]; ++s) {
@@ -511,7 +525,7 @@ class Skyline {
       if (!placed_[i] && !sits_at(i, frame.floor)) {
         // Held up, or it would land on a twin placed below it (a twin unplaced is the section's).
         if (lowest_offset(i) != frame.floor)
-          blame_lowest(frame.conflict, i, lowest_offset(i));
+          blame_section(frame.conflict, static_cast<int>(highest_[i]));
         else if (lands_on_higher_rank(i, frame.floor))
           blame_section(frame.conflict, sections_.first[i]);
       }
@@ -595,7 +609,11 @@ class Skyline {
   // Bit d of word w / 64 of section s, at [w / 64 * sections + s], set when the decision at depth d
   // touched section s (word-major: a placement touches neighbouring sections).
   std::vector<std::int64_t> touches_;
-  std::vector<std::int64_t> lowest_;  // per buffer, its lowest offset (unplaced buffers)
+  std::vector<std::int64_t> lowest_;  // per buffer, its lowest offset; kNone once placed
+  // Per unplaced buffer, the first of its sections at the highest of their floors, which holds its
+  // lowest offset up (followed as floors rise: found by a look over its sections when a decision
+  // had failed, it was a tenth of a deep search's time).
+  std::vector<std::int64_t> highest_;
   std::vector<char> placed_;
   int placed_buffers_ = 0;  // buffers placed by the decisions on the stack (rises place none)
   std::vector<std::int64_t> offset_;
