@@ -25,6 +25,28 @@ std::vector<std::int64_t> SearchBuffers::problem_offsets(
 
 namespace {
 
+using TrailStorage = std::vector<std::pair<std::int64_t*, std::int64_t>>;
+// Ended trails' storage, kept for the next trails on this thread.
+constexpr std::size_t kKeptTrails = 4;
+thread_local std::vector<TrailStorage> kept_trails;
+
+}  // namespace
+
+Trail::Trail() {
+  if (!kept_trails.empty()) {
+    entries_ = std::move(kept_trails.back());
+    kept_trails.pop_back();
+  }
+}
+
+Trail::~Trail() {
+  if (entries_.capacity() == 0 || kept_trails.size() == kKeptTrails) return;
+  entries_.clear();
+  kept_trails.push_back(std::move(entries_));
+}
+
+namespace {
+
 // For each buffer, the most bytes live at one step of its life (every buffer counted).
 std::vector<std::int64_t> busiest_section_bytes(const std::vector<Buffer>& buffers) {
   const Sections sections = time_sections(buffers);

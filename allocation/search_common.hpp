@@ -51,9 +51,18 @@ std::vector<int> tie_break_ranks(const std::vector<Buffer>& buffers, RankOrder o
 // swapping identical buffers changes nothing, so they are placed in rank order only.
 std::vector<int> twins_before(const std::vector<Buffer>& buffers, const std::vector<int>& rank);
 
-// The values a search changes on its way down, restored on backtracking.
+// The values a search changes on its way down, restored on backtracking. A portfolio makes
+// thousands of searches (a guided sweep's windows, every guess), each growing its trail to a few
+// megabytes: the storage of ended trails is kept for the next ones on the thread (at most a few),
+// as growing a fresh one touched new pages that the allocator had given back to the system (page
+// faults were a tenth of a portfolio's time).
 class Trail {
  public:
+  Trail();
+  ~Trail();
+  Trail(Trail&&) noexcept = default;
+  Trail& operator=(Trail&&) noexcept = default;
+
   void set(std::int64_t& where, std::int64_t value) {
     entries_.emplace_back(&where, where);
     where = value;

@@ -84,6 +84,7 @@ class Skyline {
     starting_.resize(sections);
     remaining_.assign(sections, 0);
     holding_hint_.assign(sections, 0);
+    holding_.assign(sections, 0);
     list_stacks();
     floor_.assign(sections, 0);
     lowest_.assign(n_, 0);
@@ -98,6 +99,8 @@ class Skyline {
         remaining_[s] += buffers_[i].size;
       }
     }
+    for (int s = 0; s < sections; ++s)
+      if (!crossing_[s].empty()) holding_[s] = crossing_[s].front();
     reach_.assign(sections + 1, 0);
     inside_.assign(sections + 1, 0);
     sitting_.assign(sections + 1, 0);
@@ -204,8 +207,9 @@ class Skyline {
       trail_.set(lowest_[i], resting_offset(i, to));
       // A section whose bytes to place fit above i's own lowest offset fits above the lowest
       // of all its unplaced buffers too: no need to look at the others.
+      const std::int64_t above_lowest = capacity_ - lowest_[i];
       for (int t = sections_.first[i]; ok && t < sections_.last[i]; ++t)
-        ok = remaining_[t] <= capacity_ - lowest_[i] || section_holds(t, to);
+        ok = remaining_[t] <= above_lowest || section_holds(t, to);
     }
     return ok;
   }
@@ -215,11 +219,15 @@ class Skyline {
     if (remaining_[t] == 0) return true;
     // Any one unplaced buffer low enough will do. On full memories a rise checks every section
     // it touches, and this was most of a search's time: the look starts at the buffer that held
-    // last time (a hint only, so it is not undone on backtracking).
+    // last time, read first without going through the section's list (hints only, so they are not
+    // undone on backtracking).
     const std::int64_t highest_fitting = capacity_ - remaining_[t];
+    if (lowest_[holding_[t]] <= highest_fitting) return true;
     if (detail::holds_from_hint(crossing_[t], holding_hint_[t],
-                                [&](int i) { return lowest_[i] <= highest_fitting; }))
+                                [&](int i) { return lowest_[i] <= highest_fitting; })) {
+      holding_[t] = crossing_[t][holding_hint_[t]];
       return true;
+    }
     blame_section(why_, t);
     // A floor above an unplaced buffer's lowest offset is one this rise set to `to` before the
     // buffer's turn came, so none of its floors is above the higher of the two.
@@ -285,18 +293,18 @@ class Skyline {
       lowest = std::min(lowest, floor_[end]);
     // A buffer that can sit at the lowest floor lies in sections all at that floor (its lowest
     // offset is at least each of their floors), so it is a candidate in every section it covers:
-    // counted once, from the section it starts in, over its sections as a difference array.
-    // (Counted section by section, over each one's buffers, this was a sixth of the search's time.)
+    // counted once, in the section it starts in, and taken off where it ends (sitting_, a
+    // difference array). (Counted section by section, over each one's buffers, this was a sixth
+    // of the search's time.) The look stops at a section of no branches, so no later buffer is
+    // looked at then.
     std::fill(sitting_.begin() + s, sitting_.begin() + end + 1, 0);
-    for (int t = s; t < end; ++t)
-      if (floor_[t] == lowest)
-        for (const int i : starting_[t])
-          if (sits_at(i, lowest)) ++sitting_[t], --sitting_[sections_.last[i]];
     int best = -1;
     int fewest = std::numeric_limits<int>::max();
     for (int t = s, sitting = 0; t < end && fewest > 0; ++t) {
       sitting += sitting_[t];
       if (floor_[t] != lowest) continue;
+      for (const int i : starting_[t])
+        if (sits_at(i, lowest)) ++sitting, --sitting_[sections_.last[i]];
       const int branches = sitting + (remaining_[t] < capacity_ - lowest ? 1 : 0);
       if (branches < fewest) best = t, fewest = branches;
     }
@@ -603,6 +611,7 @@ class Skyline {
   std::vector<std::int64_t> inside_;        // and its bytes inside the valley, per section
   std::vector<int> sitting_;                // next_section's candidates, as a difference array
   std::vector<std::size_t> holding_hint_;   // per section, where section_holds' last witness is
+  std::vector<int> holding_;                // and which buffer it is
   // The state: the trail restores floors, bytes to place and touches on backtracking.
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
   std::vector<std::int64_t> floor_;      // per section, where its unplaced buffers start
