@@ -89,7 +89,7 @@ class Search {
         remaining_[s] += buffers_[i].size;
         crossing_[s].push_back(i);
       }
-    holding_hint_.assign(sections_.count(), 0);
+    holding_hint_.assign(sections_.count(), {});
     prefix_room_.resize(sections_.count() + 1);
     suffix_room_.resize(sections_.count() + 1);
     run_end_.resize(sections_.count());
@@ -376,8 +376,8 @@ class Search {
   std::vector<int> order_;
   std::vector<std::int64_t> prefix_room_;
   std::vector<std::int64_t> suffix_room_;
-  std::vector<std::vector<int>> crossing_;  // per section, the buffers live in it
-  std::vector<std::size_t> holding_hint_;   // per section, where section_holds' last witness is
+  std::vector<std::vector<int>> crossing_;     // per section, the buffers live in it
+  std::vector<detail::Witness> holding_hint_;  // per section, where section_holds' last witness is
   std::vector<int> run_end_;  // split()'s: per section, the furthest end of a buffer from it
   std::vector<Scope> runs_;
 };

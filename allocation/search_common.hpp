@@ -17,15 +17,23 @@ namespace memplace::allocation::detail {
 // "No offset": above every offset a search compares with.
 inline constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
 
-// Whether `holds` is true of some item, looked for from `hint` on, wrapping around; `hint` moves
-// to the one found. For checks where any witness will do (does some unplaced buffer of a section
-// sit low enough): the look starts where one was found last time, and as the hint only says where
-// to start, it is not undone on backtracking.
+// Where a check found its last witness in a list: the position, and the item (asked first, read
+// without going through the list).
+struct Witness {
+  std::uint32_t index = 0;  // (narrow: a search keeps one per section, and reads them all)
+  int item = -1;            // items[index], or -1 before any was found
+};
+
+// Whether `holds` is true of some item, asked of the last witness first and then looked for from
+// its position on, wrapping around; `hint` moves to the one found. For checks where any witness
+// will do (does some unplaced buffer of a section sit low enough): as the hint only says where to
+// start, it is not undone on backtracking.
 template <class Holds>
-bool holds_from_hint(std::span<const int> items, std::size_t& hint, Holds holds) {
-  for (std::size_t k = hint, looked = 0; looked < items.size(); ++looked) {
+bool holds_from_hint(std::span<const int> items, Witness& hint, Holds holds) {
+  if (hint.item >= 0 && holds(hint.item)) return true;
+  for (std::size_t k = hint.index, looked = 0; looked < items.size(); ++looked) {
     if (holds(items[k])) {
-      hint = k;
+      hint = {static_cast<std::uint32_t>(k), items[k]};
       return true;
     }
     if (++k == items.size()) k = 0;

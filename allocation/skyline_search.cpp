@@ -83,8 +83,7 @@ class Skyline {
     crossing_.resize(sections);
     starting_.resize(sections);
     remaining_.assign(sections, 0);
-    holding_hint_.assign(sections, 0);
-    holding_.assign(sections, 0);
+    holding_hint_.assign(sections, {});
     list_stacks();
     floor_.assign(sections, 0);
     lowest_.assign(n_, 0);
@@ -99,8 +98,6 @@ class Skyline {
         remaining_[s] += buffers_[i].size;
       }
     }
-    for (int s = 0; s < sections; ++s)
-      if (!crossing_[s].empty()) holding_[s] = crossing_[s].front();
     reach_.assign(sections + 1, 0);
     inside_.assign(sections + 1, 0);
     sitting_.assign(sections + 1, 0);
@@ -219,15 +216,11 @@ class Skyline {
     if (remaining_[t] == 0) return true;
     // Any one unplaced buffer low enough will do. On full memories a rise checks every section
     // it touches, and this was most of a search's time: the look starts at the buffer that held
-    // last time, read first without going through the section's list (hints only, so they are not
-    // undone on backtracking).
+    // last time (a hint only, so it is not undone on backtracking).
     const std::int64_t highest_fitting = capacity_ - remaining_[t];
-    if (lowest_[holding_[t]] <= highest_fitting) return true;
     if (detail::holds_from_hint(crossing_[t], holding_hint_[t],
-                                [&](int i) { return lowest_[i] <= highest_fitting; })) {
-      holding_[t] = crossing_[t][holding_hint_[t]];
+                                [&](int i) { return lowest_[i] <= highest_fitting; }))
       return true;
-    }
     blame_section(why_, t);
     // A floor above an unplaced buffer's lowest offset is one this rise set to `to` before the
     // buffer's turn came, so none of its floors is above the higher of the two.
@@ -606,12 +599,11 @@ class Skyline {
   std::vector<std::pair<int, int>> stackable_;  // per buffer, a range of stacks_
   std::optional<detail::SearchMeter> meter_;    // during run()
   std::vector<std::vector<int>> crossing_;      // per section, its buffers by rank
-  std::vector<std::vector<int>> starting_;  // per section, the buffers that start in it, by rank
-  std::vector<char> reach_;                 // valley_fillable's pass
-  std::vector<std::int64_t> inside_;        // and its bytes inside the valley, per section
-  std::vector<int> sitting_;                // next_section's candidates, as a difference array
-  std::vector<std::size_t> holding_hint_;   // per section, where section_holds' last witness is
-  std::vector<int> holding_;                // and which buffer it is
+  std::vector<std::vector<int>> starting_;     // per section, the buffers that start in it, by rank
+  std::vector<char> reach_;                    // valley_fillable's pass
+  std::vector<std::int64_t> inside_;           // and its bytes inside the valley, per section
+  std::vector<int> sitting_;                   // next_section's candidates, as a difference array
+  std::vector<detail::Witness> holding_hint_;  // per section, section_holds' last witness
   // The state: the trail restores floors, bytes to place and touches on backtracking.
   std::vector<std::int64_t> remaining_;  // bytes still to place in each section
   std::vector<std::int64_t> floor_;      // per section, where its unplaced buffers start
