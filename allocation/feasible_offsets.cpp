@@ -1,6 +1,7 @@
 #include "allocation/feasible_offsets.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace memplace::allocation {
 namespace {
@@ -13,18 +14,37 @@ struct SubsetSum {
   std::uint32_t members;
 };
 
-// Every subset of a section's buffers, sorted by sum (merging, so no sort: 2^(k+1) steps).
-std::vector<SubsetSum> subset_sums(const std::vector<Buffer>& buffers, const std::vector<int>& in) {
-  std::vector<SubsetSum> sums{{0, 0}};
-  std::vector<SubsetSum> shifted;
-  std::vector<SubsetSum> merged;
+// Every subset of a section's buffers, sorted by sum: the sums so far merged with themselves
+// shifted by the next buffer's size (no sort: 2^(k+1) steps; ties keep the unshifted sum first).
+// The sums live in storage kept per thread, valid until the next call: a section of 18 buffers has
+// 2^18 of them (4 MB), and storage allocated afresh for every section was mapped anew by the
+// kernel each time — on published problem E a third of the run (docs/allocation.md, "Speed").
+std::span<const SubsetSum> subset_sums(const std::vector<Buffer>& buffers,
+                                       const std::vector<int>& in) {
+  thread_local std::vector<SubsetSum> sums, merged;
+  const std::size_t count = std::size_t{1} << in.size();
+  sums.reserve(count);
+  merged.reserve(count);
+  sums.assign(1, {0, 0});
   for (std::size_t k = 0; k < in.size(); ++k) {
-    shifted.clear();
-    for (const SubsetSum& s : sums)
-      shifted.push_back({s.sum + buffers[in[k]].size, s.members | (std::uint32_t{1} << k)});
-    merged.resize(sums.size() * 2);
-    std::merge(sums.begin(), sums.end(), shifted.begin(), shifted.end(), merged.begin(),
-               [](const SubsetSum& x, const SubsetSum& y) { return x.sum < y.sum; });
+    const std::int64_t size = buffers[in[k]].size;
+    const std::uint32_t bit = std::uint32_t{1} << k;
+    const std::size_t n = sums.size();
+    merged.resize(2 * n);
+    const SubsetSum* from = sums.data();
+    SubsetSum* out = merged.data();
+    std::size_t a = 0, b = 0;
+    while (a < n && b < n) {
+      const std::int64_t shifted = from[b].sum + size;
+      if (shifted < from[a].sum)
+        *out++ = {shifted, from[b++].members | bit};
+      else
+        *out++ = from[a++];
+    }
+    for (; a < n; ++a)
+      *out++ = from[a];
+    for (; b < n; ++b)
+      *out++ = {from[b].sum + size, from[b].members | bit};
     sums.swap(merged);
   }
   return sums;
@@ -47,7 +67,7 @@ inline void append(Intervals& list, std::int64_t from, std::int64_t to) {
 //   that reach each interval of `within`, found by binary search: on full memories most of a big
 //   section's 2^17 sums reach none, and the guided guesses' windows (guided_holes.hpp) compute
 //   these sets thousands of times.
-Intervals allowed(const Intervals& within, const std::vector<SubsetSum>& sums, std::uint32_t self,
+Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std::uint32_t self,
                   std::int64_t spare) {
   // The sums that reach [lo, hi]: those in [lo - spare, hi].
   const auto reaching = [&](std::int64_t lo, std::int64_t hi) {
@@ -187,7 +207,7 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return crossing[a].size() < crossing[b].size(); });
   for (const int s : order) {
-    const std::vector<SubsetSum> sums = subset_sums(buffers, crossing[s]);
+    const std::span<const SubsetSum> sums = subset_sums(buffers, crossing[s]);
     for (std::size_t k = 0; k < crossing[s].size(); ++k) {
       const int i = crossing[s][k];
       if (fresh[i] && !sets[i].empty())
