@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -84,8 +85,10 @@ struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
   GuideWindow window;
-  // Which sweep makes it: guided_holes, or repaired_holes (the look-back windows).
-  bool repaired = false;
+  // The sweep that makes it: guided_holes, or repaired_holes (the look-back windows); none for a
+  // probed neighbour, made when it is found.
+  GuidedGuess (*sweep)(const Problem&, HoleRule, GuideWindow, const SearchLimits&,
+                       const SearchProgressCallback&) = nullptr;
   // "guided", "wide guided", "repaired guided" or "probed neighbour of", in the method
   std::string label;
   std::uint64_t made_in = 0;  // the round
@@ -152,7 +155,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
       narrow_guided.push_back(
-          {rule, reversed, kNarrowGuide, false, "guided", kNarrowGuidedRound, {}});
+          {rule, reversed, kNarrowGuide, guided_holes, "guided", kNarrowGuidedRound, {}});
   // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
   // two in each round from kWideGuidedRound.
   std::vector<GuidedRun> wide_guided;
@@ -161,25 +164,26 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
-    wide_guided.push_back({rule, reversed, kWideGuide, false, "wide guided", made_in, {}});
+    wide_guided.push_back({rule, reversed, kWideGuide, guided_holes, "wide guided", made_in, {}});
   // Each kind in the order that packed the most of its dev misses (docs/allocation.md, "Repaired
   // guided guesses" and "Deep repaired guesses").
   std::vector<GuidedRun> repaired_guided;
-  for (const auto& [rule, reversed] :
-       {std::pair{HoleRule::whole_first, false}, std::pair{HoleRule::split_first, true},
-        std::pair{HoleRule::whole_first, true}, std::pair{HoleRule::split_first, false}})
-    repaired_guided.push_back(
-        {rule, reversed, kLookBackGuide, true, "repaired guided", kRepairedGuidedRound, {}});
-  for (const auto& [rule, reversed] :
-       {std::pair{HoleRule::split_first, true}, std::pair{HoleRule::whole_first, false},
-        std::pair{HoleRule::split_first, false}, std::pair{HoleRule::whole_first, true}})
-    repaired_guided.push_back({rule,
-                               reversed,
-                               kDeepLookBackGuide,
-                               true,
-                               "deep repaired guided",
-                               kRepairedGuidedRound,
-                               {}});
+  const auto add_repaired = [&](GuideWindow window, const char* label,
+                                std::initializer_list<std::pair<HoleRule, bool>> sweeps) {
+    for (const auto& [rule, reversed] : sweeps)
+      repaired_guided.push_back(
+          {rule, reversed, window, repaired_holes, label, kRepairedGuidedRound, {}});
+  };
+  add_repaired(kLookBackGuide, "repaired guided",
+               {{HoleRule::whole_first, false},
+                {HoleRule::split_first, true},
+                {HoleRule::whole_first, true},
+                {HoleRule::split_first, false}});
+  add_repaired(kDeepLookBackGuide, "deep repaired guided",
+               {{HoleRule::split_first, true},
+                {HoleRule::whole_first, false},
+                {HoleRule::split_first, false},
+                {HoleRule::whole_first, true}});
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
@@ -312,9 +316,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           const Problem& source = g.reversed ? reversed_problem() : problem;
           const SearchLimits left =
               run_limits(limits.placements > 0 ? limits.placements - spent : 0);
-          GuidedGuess guess = (g.repaired ? repaired_holes : guided_holes)(
-              source, g.rule, g.window, {left.seconds, left.placements},
-              report_run(Stage::sweep, name));
+          GuidedGuess guess = g.sweep(source, g.rule, g.window, {left.seconds, left.placements},
+                                      report_run(Stage::sweep, name));
           spent += guess.placements;
           if (!guess.complete) {
             // With limits left, the sweep gave up (too many cuts unmended): no guess.
@@ -351,7 +354,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           probed_runs.push_back({rule,
                                  false,
                                  {},
-                                 false,
+                                 nullptr,
                                  "probed neighbour of",
                                  round,
                                  keep(with_holes(problem, holes)),
