@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "allocation/csv.hpp"
 #include "allocation/packer.hpp"
 #include "allocation/packing_check.hpp"
@@ -35,7 +37,13 @@ struct PackCommandOptions {
   std::uint64_t seed = 1;
   int spare = 0;
   bool with_offsets = false;
+  bool json = false;
 };
+
+// An optional number as JSON: null when absent.
+nlohmann::json or_null(const std::optional<std::int64_t>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json();
+}
 
 std::string percent_over(std::int64_t height, std::int64_t capacity) {
   if (capacity == 0) return "";
@@ -56,21 +64,34 @@ void run_generate(const PackCommandOptions& o, Streams io) {
       o.out, allocation_csv(made.problem.buffers, o.with_offsets
                                                       ? std::span<const std::int64_t>(made.offsets)
                                                       : std::span<const std::int64_t>()));
-  io.out << "wrote " << o.out << ": " << o.generate << " buffers, ";
-  if (o.spare == 0) {
-    io.out << "zero slack at capacity " << capacity;
-  } else {
-    // The spare share of the rectangle the buffers were cut from (capacity x steps).
-    std::int64_t steps = 0;
-    double area = 0;
-    for (const Buffer& b : made.problem.buffers) {
-      steps = std::max(steps, b.upper);
-      area += static_cast<double>(b.size) * static_cast<double>(b.upper - b.lower);
-    }
-    io.out << format_fixed(100 * (1 - area / (static_cast<double>(capacity) * steps)), 1)
-           << " % of bytes x steps spare at capacity " << capacity << ", peak "
-           << peak_live_bytes(made.problem.buffers);
+  // The spare share of the rectangle the buffers were cut from (capacity x steps).
+  std::int64_t steps = 0;
+  double area = 0;
+  for (const Buffer& b : made.problem.buffers) {
+    steps = std::max(steps, b.upper);
+    area += static_cast<double>(b.size) * static_cast<double>(b.upper - b.lower);
   }
+  const double spare_share = 1 - area / (static_cast<double>(capacity) * steps);
+  const std::int64_t peak = peak_live_bytes(made.problem.buffers);
+  if (o.json) {
+    io.out << nlohmann::json{{"out", o.out},
+                             {"buffers", o.generate},
+                             {"seed", o.seed},
+                             {"spare_percent", o.spare},
+                             {"capacity_bytes", capacity},
+                             {"peak_bytes", peak},
+                             {"spare_share", o.spare == 0 ? 0.0 : spare_share},
+                             {"with_offsets", o.with_offsets}}
+                  .dump(2)
+           << "\n";
+    return;
+  }
+  io.out << "wrote " << o.out << ": " << o.generate << " buffers, ";
+  if (o.spare == 0)
+    io.out << "zero slack at capacity " << capacity;
+  else
+    io.out << format_fixed(100 * spare_share, 1) << " % of bytes x steps spare at capacity "
+           << capacity << ", peak " << peak;
   io.out << " (pack it with --capacity " << capacity << ")\n";
 }
 
@@ -82,6 +103,19 @@ bool run_check(const PackCommandOptions& o, Streams io) {
   check_problem(problem);
   const std::vector<std::string> faults = packing_faults(problem, *csv.offsets);
   const std::int64_t height = packing_height(problem.buffers, *csv.offsets);
+  if (o.json) {
+    io.out << nlohmann::json{{"input", o.input},
+                             {"buffers", problem.buffers.size()},
+                             {"height_bytes", height},
+                             {"peak_bytes", peak_live_bytes(problem.buffers)},
+                             {"capacity_bytes", or_null(o.capacity)},
+                             {"alignment", o.alignment},
+                             {"valid", faults.empty()},
+                             {"faults", faults}}
+                  .dump(2)
+           << "\n";
+    return faults.empty();
+  }
   io.out << o.input << ": " << problem.buffers.size() << " buffers, height " << height
          << " bytes, peak live " << peak_live_bytes(problem.buffers) << " bytes";
   if (o.capacity) io.out << ", capacity " << *o.capacity;
@@ -95,6 +129,44 @@ bool run_check(const PackCommandOptions& o, Streams io) {
   return false;
 }
 
+// Why a solve ended without a verdict: the greedy packings unfinished, --greedy-only, the
+// placement limit or the time limit.
+enum class Unknown { greedy_unfinished, greedy_only, placement_limit, time_limit };
+
+Unknown why_unknown(const PackCommandOptions& o, const PackResult& r) {
+  if (!r.greedy_height) return Unknown::greedy_unfinished;
+  if (o.greedy_only) return Unknown::greedy_only;
+  if (o.max_placements > 0 && r.nodes == o.max_placements) return Unknown::placement_limit;
+  return Unknown::time_limit;
+}
+
+void print_pack_json(const PackCommandOptions& o, const Problem& problem, std::int64_t peak,
+                     const PackResult& r, Streams io) {
+  static constexpr const char* kUnknownNames[] = {"greedy packings unfinished", "greedy only",
+                                                  "placement limit", "time limit"};
+  nlohmann::json doc = {
+      {"input", o.input},
+      {"buffers", problem.buffers.size()},
+      {"peak_bytes", peak},
+      {"capacity_bytes", problem.capacity},
+      {"alignment", problem.alignment},
+      {"greedy_height_bytes", or_null(r.greedy_height)},
+      {"outcome", r.outcome == SearchOutcome::packed       ? "packed"
+                  : r.outcome == SearchOutcome::infeasible ? "infeasible"
+                                                           : "unknown"},
+      {"method", r.method},
+      {"seconds", r.seconds},
+      {"placements", r.nodes},
+      {"height_bytes", r.outcome == SearchOutcome::packed
+                           ? nlohmann::json(packing_height(problem.buffers, r.offsets))
+                           : nlohmann::json()},
+      {"out", r.outcome == SearchOutcome::packed && !o.out.empty() ? nlohmann::json(o.out)
+                                                                   : nlohmann::json()}};
+  if (r.outcome == SearchOutcome::limit)
+    doc["stopped_by"] = kUnknownNames[static_cast<int>(why_unknown(o, r))];
+  io.out << doc.dump(2) << "\n";
+}
+
 // Returns true when a packing was found.
 bool run_pack(const PackCommandOptions& o, Streams io) {
   CsvContents csv = read_allocation_csv(o.input);
@@ -102,9 +174,10 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
   const std::int64_t peak = peak_live_bytes(problem.buffers);
   problem.capacity = o.capacity.value_or(peak);
   if (!o.out.empty()) check_writable(o.out);
-  io.out << o.input << ": " << problem.buffers.size() << " buffers, peak live " << peak
-         << " bytes, capacity " << problem.capacity << (o.capacity ? "" : " (the peak)")
-         << std::endl;
+  if (!o.json)
+    io.out << o.input << ": " << problem.buffers.size() << " buffers, peak live " << peak
+           << " bytes, capacity " << problem.capacity << (o.capacity ? "" : " (the peak)")
+           << std::endl;
   // The search's progress on stderr: redrawn on a terminal, a line every 10 s otherwise.
   const bool terminal = is_terminal(2);
   PeriodicLines lines(10);
@@ -121,6 +194,13 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
   };
   const PackResult r = pack(problem, {o.time_limit, o.max_placements}, o.greedy_only, show);
   if (drawn) io.err << "\n";
+  const bool packed = r.outcome == SearchOutcome::packed;
+  if (packed && !o.out.empty())
+    write_file_atomically(o.out, allocation_csv(problem.buffers, r.offsets));
+  if (o.json) {
+    print_pack_json(o, problem, peak, r, io);
+    return packed;
+  }
   if (r.greedy_height)
     io.out << "greedy: best height " << *r.greedy_height
            << percent_over(*r.greedy_height, problem.capacity) << "\n";
@@ -131,10 +211,7 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
       io.out << "packed by " << r.method << " in " << format_fixed(r.seconds, 2) << " s";
       if (r.nodes > 0) io.out << " (" << r.nodes << " placements)";
       io.out << ", height " << packing_height(problem.buffers, r.offsets) << "\n";
-      if (!o.out.empty()) {
-        write_file_atomically(o.out, allocation_csv(problem.buffers, r.offsets));
-        io.out << "wrote " << o.out << "\n";
-      }
+      if (!o.out.empty()) io.out << "wrote " << o.out << "\n";
       return true;
     case SearchOutcome::infeasible:
       io.out << "no packing exists: "
@@ -145,15 +222,24 @@ bool run_pack(const PackCommandOptions& o, Streams io) {
              << "\n";
       return false;
     case SearchOutcome::limit:
-      io.out << "no packing found "
-             << (!r.greedy_height ? "within the time limit of " + format_fixed(o.time_limit, 1) +
-                                        " s (the greedy packings did not finish)"
-                 : o.greedy_only ? std::string("by the greedy packings (--greedy-only)")
-                 : o.max_placements > 0 && r.nodes == o.max_placements
-                     ? "within the limit of " + std::to_string(o.max_placements) + " placements"
-                     : "within the time limit of " + format_fixed(o.time_limit, 1) + " s (" +
-                           std::to_string(r.nodes) + " placements)")
-             << "; whether one exists is unknown\n";
+      io.out << "no packing found ";
+      switch (why_unknown(o, r)) {
+        case Unknown::greedy_unfinished:
+          io.out << "within the time limit of " << format_fixed(o.time_limit, 1)
+                 << " s (the greedy packings did not finish)";
+          break;
+        case Unknown::greedy_only:
+          io.out << "by the greedy packings (--greedy-only)";
+          break;
+        case Unknown::placement_limit:
+          io.out << "within the limit of " << o.max_placements << " placements";
+          break;
+        case Unknown::time_limit:
+          io.out << "within the time limit of " << format_fixed(o.time_limit, 1) << " s ("
+                 << r.nodes << " placements)";
+          break;
+      }
+      io.out << "; whether one exists is unknown\n";
       return false;
   }
   return false;
@@ -204,6 +290,9 @@ void add_pack_command(CLI::App& app, Streams io) {
       ->transform(whole_number(0, 100));
   cmd->add_flag("--with-offsets", o->with_offsets,
                 "With --generate: also write the packing the problem was cut from");
+  cmd->add_flag("--json", o->json,
+                "Print the outcome as JSON on stdout (progress stays on stderr; exit codes the "
+                "same)");
   cmd->callback([o, io] {
     if (o->generate > 0) {
       if (!o->input.empty()) throw InputError("--generate writes a problem: give no INPUT");

@@ -17,27 +17,26 @@ trap 'rm -rf "$work"' EXIT
 echo "| problem | buffers | best greedy over the capacity | exact searches (the run that decided) | placements | seconds |"
 echo "|---|---:|---:|---|---:|---:|"
 row() {  # row NAME FILE CAPACITY
-  local log="$work/log"
-  "$memplace" pack "$2" --capacity "$3" --time-limit "$limit" > "$log" 2>&1 || true
-  local buffers over verdict placements seconds
-  buffers=$(sed -n 's/.*: \([0-9]*\) buffers,.*/\1/p' "$log")
-  over=$(sed -n 's/.*(\(-\{0,1\}[0-9.]* %\) over the capacity).*/\1/p' "$log" | head -1)
-  if grep -qE "packed by (exact|skyline) search" "$log"; then
-    verdict="packed ($(sed -nE 's/.*packed by ((exact|skyline) search[^(]*) \(([^)]*)\).*/\1: \3/p' "$log"))"
-    placements=$(sed -n 's/.* s (\([0-9]*\) placements).*/\1/p' "$log")
-    seconds=$(sed -nE 's/.*packed by (exact|skyline) search[^(]*\([^)]*\) in ([0-9.]*) s.*/\2/p' "$log")
-  elif grep -q "packed by" "$log"; then
-    verdict="(greedy packed it)"; placements=0
-    seconds=$(sed -n 's/.*in \([0-9.]*\) s.*/\1/p' "$log")
-  elif grep -q "no packing exists" "$log"; then
-    verdict="proved infeasible"
-    placements=$(sed -n 's/.*(\([0-9]*\) placements.*/\1/p' "$log")
-    seconds=$(sed -n 's/.*placements, \([0-9.]*\) s).*/\1/p' "$log")
-  else
-    verdict="time limit"
-    placements=$(sed -n 's/.*s (\([0-9]*\) placements).*/\1/p' "$log"); seconds=$limit
-  fi
-  echo "| $1 | $buffers | $over | $verdict | $placements | $seconds |"
+  "$memplace" pack "$2" --capacity "$3" --time-limit "$limit" --json > "$work/r.json" 2> /dev/null ||
+    true
+  python3 - "$work/r.json" "$1" "$limit" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+name, limit = sys.argv[2], sys.argv[3]
+greedy, capacity = r["greedy_height_bytes"], r["capacity_bytes"]
+over = f"{100 * (greedy / capacity - 1):.1f} %" if greedy is not None and capacity else ""
+method, seconds = r["method"], f"{r['seconds']:.2f}"
+if r["outcome"] == "packed" and method.startswith(("exact search", "skyline search")):
+    search, _, run = method.partition(" (")  # "skyline search (area order, round 1)"
+    verdict, placements = f"packed ({search}: {run[:-1]})", r["placements"]
+elif r["outcome"] == "packed":
+    verdict, placements = "(greedy packed it)", 0
+elif r["outcome"] == "infeasible":
+    verdict, placements = "proved infeasible", r["placements"]
+else:
+    verdict, placements, seconds = "time limit", r["placements"], limit
+print(f"| {name} | {r['buffers']} | {over} | {verdict} | {placements} | {seconds} |")
+PY
 }
 for buffers in 60 100 150 300 450; do
   for seed in 1 2 3; do

@@ -36,21 +36,28 @@ solve() {
     echo "$seed error: $(head -1 "$log")"
     return
   fi
-  "$memplace" pack "$problem" --capacity 1048576 --time-limit "$limit" -o "$packed" > "$log" 2>&1
+  "$memplace" pack "$problem" --capacity 1048576 --time-limit "$limit" -o "$packed" --json \
+    > "$log.json" 2> "$log"
   local result
-  result=$(grep -E "packed by|no packing" "$log" | tail -1)
-  if [[ $result == *"packed by"* ]]; then
+  result=$(python3 -c '
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except ValueError:
+    sys.exit(0)
+if r["outcome"] == "packed":
+    print("packed %.2f %d %s" % (r["seconds"], r["placements"], r["method"]))
+elif r.get("stopped_by") == "time limit":
+    print("missed %d" % r["placements"])
+' "$log.json")
+  if [[ $result == packed* ]]; then
     if ! "$memplace" pack --check "$packed" --capacity 1048576 > "$log.check" 2>&1; then
       echo "$seed error: the packing fails --check: $(tail -1 "$log.check")"
       return
     fi
-    local seconds placements method
-    seconds=$(sed -nE 's/.* in ([0-9.]+) s.*/\1/p' <<< "$result")
-    placements=$(sed -nE 's/.*\(([0-9]+) placements\).*/\1/p' <<< "$result")
-    method=$(sed -nE 's/.*packed by (.*) in [0-9.]+ s.*/\1/p' <<< "$result")
-    echo "$seed packed $seconds ${placements:-0} $method"
-  elif [[ $result == *"within the time limit"* ]]; then
-    echo "$seed missed $(sed -nE 's/.*\(([0-9]+) placements\).*/\1/p' <<< "$result")"
+    echo "$seed $result"
+  elif [[ $result == missed* ]]; then
+    echo "$seed $result"
   else
     echo "$seed error: $(tail -1 "$log")"
   fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # memplace pack (docs/allocation.md): a generated zero-slack problem is packed at its capacity and
 # the packing passes --check; a tampered packing fails --check (exit 1, naming the buffers); an
-# infeasible problem is proven so (exit 1); malformed CSV files and bad options exit 2 naming the
-# line and field.
+# infeasible problem is proven so (exit 1); --json says the same as JSON; malformed CSV files and
+# bad options exit 2 naming the line and field.
 #
 # Usage: pack.sh path/to/memplace   (run from the repository root)
 set -u
@@ -51,6 +51,41 @@ expect 0 "packed" "$memplace" pack "$work/refute.csv" --capacity 5 --alignment 2
 # A placement limit gives up the same way on any machine.
 "$memplace" pack --generate 450 --seed 1 -o "$work/hard.csv" > /dev/null
 expect 1 "no packing found within the limit of 3000 placements" "$memplace" pack "$work/hard.csv" --max-placements 3000
+
+# --json: the same outcomes as one JSON object on stdout, with the same exit codes.
+"$memplace" pack --generate 60 --seed 3 --capacity 4096 -o "$work/zj.csv" --json > "$work/generate.json" || fail "generate --json"
+cmp -s "$work/zj.csv" "$work/z.csv" || fail "--json changed the generated problem"
+"$memplace" pack "$work/z.csv" -o "$work/packed-json.csv" --json > "$work/packed.json" || fail "pack --json"
+cmp -s "$work/packed-json.csv" "$work/packed.csv" || fail "--json changed the packing"
+"$memplace" pack --check "$work/packed.csv" --capacity 4096 --json > "$work/check.json" || fail "check --json"
+"$memplace" pack --check "$work/bad.csv" --json > "$work/bad-check.json"
+[ $? -eq 1 ] || fail "check --json of a bad packing: exit code"
+"$memplace" pack "$work/z.csv" --capacity 4095 --json > "$work/infeasible.json"
+[ $? -eq 1 ] || fail "pack --json below the peak: exit code"
+"$memplace" pack "$work/hard.csv" --max-placements 3000 --json > "$work/unknown.json"
+[ $? -eq 1 ] || fail "pack --json at the placement limit: exit code"
+python3 - "$work" <<'PY' || fail "pack --json contents"
+import json, sys
+w = sys.argv[1]
+load = lambda name: json.load(open(f"{w}/{name}.json"))
+g = load("generate")
+assert (g["buffers"], g["seed"], g["capacity_bytes"], g["peak_bytes"]) == (60, 3, 4096, 4096), g
+p = load("packed")
+assert p["outcome"] == "packed" and p["height_bytes"] == 4096 == p["capacity_bytes"], p
+assert p["method"].startswith("exact search") and p["placements"] > 0, p
+assert p["out"].endswith("packed-json.csv") and p["greedy_height_bytes"] > 4096, p
+c = load("check")
+assert c["valid"] and c["faults"] == [] and c["height_bytes"] == 4096, c
+b = load("bad-check")
+assert not b["valid"] and any("share the bytes" in f for f in b["faults"]), b
+assert b["capacity_bytes"] is None, b
+i = load("infeasible")
+assert i["outcome"] == "infeasible" and i["method"] == "peak live bytes", i
+assert i["height_bytes"] is None and i["out"] is None, i
+u = load("unknown")
+assert u["outcome"] == "unknown" and u["stopped_by"] == "placement limit", u
+assert u["placements"] == 3000, u
+PY
 
 # A mapping's tensors as allocation problems: memplace evaluate --allocation(-csv).
 best=workloads/best-known/bert-base.nnpi.yaml
