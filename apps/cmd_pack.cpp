@@ -80,7 +80,7 @@ void run_generate(const PackCommandOptions& o, Streams io) {
                              {"spare_percent", o.spare},
                              {"capacity_bytes", capacity},
                              {"peak_bytes", peak},
-                             {"spare_share", o.spare == 0 ? 0.0 : spare_share},
+                             {"spare_share", spare_share},
                              {"with_offsets", o.with_offsets}}
                   .dump(2)
            << "\n";
