@@ -4,6 +4,8 @@
 #include <chrono>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "allocation/feasible_offsets.hpp"
 #include "allocation/skyline_search.hpp"
@@ -99,27 +101,43 @@ class Choices {
 }  // namespace
 
 GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
-                         const SearchLimits& limits, const SearchProgressCallback& progress) {
+                         const SearchLimits& limits, const SearchProgressCallback& progress,
+                         std::span<const int> decided) {
   GuidedGuess guess;
   Choices choices(problem, rule, window.options);
   if (!choices.applicable()) return guess;
   WindowSearches windows(problem, window.placements, limits);
   const std::vector<std::int64_t>& cuts = choices.cuts();
   const int sections = choices.sections();
-  for (int s = 0; s < sections; ++s) {
+  if (decided.size() > static_cast<std::size_t>(sections))
+    throw std::invalid_argument("guided_holes: " + std::to_string(decided.size()) +
+                                " options decided, but the problem has " +
+                                std::to_string(sections) + " cuts");
+  if (!decided.empty()) {
+    std::vector<int> start(sections, 0);  // the rule's option after them, as the sweep has it
+    std::copy(decided.begin(), decided.end(), start.begin());
+    choices.take_all(start);
+  }
+  for (int s = static_cast<int>(decided.size()); s < sections; ++s) {
     if (choices.options(s) < 2) continue;
     const std::int64_t lower = cuts[std::max(0, s - window.sections)];
     const std::int64_t upper = cuts[std::min(sections, s + window.sections)];
     int kept = 0;  // the rule's own option when no window packs
-    for (int option = 0; option < choices.options(s); ++option) {
+    bool packed_any = false;
+    for (int option = 0; option < choices.options(s) && !packed_any; ++option) {
       choices.take(s, option);
       const std::optional<bool> packed = windows.packs(choices.holes(), lower, upper);
       guess.placements = windows.placements();
       if (!packed) return guess;
       if (*packed) {
         kept = option;
-        break;
+        packed_any = true;
       }
+    }
+    if (!packed_any && choices.options(s) == static_cast<int>(window.options) &&
+        guess.short_of_options++ == 0) {
+      const std::vector<int>& taken = choices.all_taken();
+      guess.decided_before_short.assign(taken.begin(), taken.begin() + s);
     }
     if (choices.taken(s) != kept) choices.take(s, kept);
     if (progress) progress({guess.placements, s + 1, sections, windows.elapsed(), {}});

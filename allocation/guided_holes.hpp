@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "allocation/phantom_holes.hpp"
@@ -30,6 +31,13 @@ struct GuidedGuess {
   std::uint64_t placements = 0;  // spent on the windows' searches
   int repairs = 0;   // cuts whose window a repair or the last resort made pack (repaired_holes)
   int unmended = 0;  // cuts where no option's window packs and no repair mended it (idem)
+  // Cuts where none of the options tried packs though the cut may offer more (as many as
+  // `window.options` offered): a sweep allowed more options may choose otherwise there
+  // (guided_holes; with none, it makes the same guess).
+  int short_of_options = 0;
+  // The options taken at the cuts before the first cut short of options (guided_holes): a sweep
+  // allowed more options takes the same there, so it may start after them.
+  std::vector<int> decided_before_short;
 };
 
 // How far a window reaches on each side of its cut, the placements its search may take, the
@@ -50,9 +58,12 @@ inline constexpr GuideWindow kWideGuide{60, 20'000};
 // The guided guess under `rule` with windows of `window`; deterministic under a placement limit
 // (`limits` bound the windows' searches together).
 // `progress`, if given, is called after each section: `deepest` of `buffers` are then the
-// sections passed of all, `nodes` the placements spent.
+// sections passed of all, `nodes` the placements spent. `decided`, if given, are the options
+// taken at the first cuts (another sweep's `decided_before_short`): the sweep starts after them
+// (std::invalid_argument if there are more than the cuts).
 GuidedGuess guided_holes(const Problem& problem, HoleRule rule, GuideWindow window,
-                         const SearchLimits& limits, const SearchProgressCallback& progress = {});
+                         const SearchLimits& limits, const SearchProgressCallback& progress = {},
+                         std::span<const int> decided = {});
 
 // A guided guess whose windows look back only, repaired where a cut has no option that packs.
 //
@@ -76,11 +87,12 @@ GuidedGuess repaired_holes(const Problem& problem, HoleRule rule, GuideWindow wi
 // "Repaired guided guesses"). A sweep that leaves a third cut unmended gives up: on the dev
 // problems every right guess left at most two, and the wrong sweeps that left more took most of
 // their time on them (docs/allocation.md, "Sweeps give up").
-inline constexpr GuideWindow kLookBackGuide{60, 5'000, 24, 2};
+inline constexpr std::size_t kMostOptions = 24;
+inline constexpr GuideWindow kLookBackGuide{60, 5'000, kMostOptions, 2};
 // Some wrong choices conflict only with sections further back: windows reaching 100 sections back
 // made a right guess for 7 of the 14 dev misses of the 60-section sweeps (docs/allocation.md,
 // "Deep repaired guesses"), at some five times the cost (0.3-46 s on 450 buffers).
-inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, 24, 2};
+inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, kMostOptions, 2};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

@@ -85,10 +85,11 @@ struct GuidedRun {
   HoleRule rule;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
   GuideWindow window;
-  // The sweep that makes it: guided_holes, or repaired_holes (the look-back windows); none for a
-  // probed neighbour, made when it is found.
-  GuidedGuess (*sweep)(const Problem&, HoleRule, GuideWindow, const SearchLimits&,
-                       const SearchProgressCallback&) = nullptr;
+  // The sweep that makes it: guided_holes, or repaired_holes (the look-back windows); neither for
+  // a probed neighbour, made when it is found.
+  enum class Sweep { guided, repaired, none } sweep = Sweep::none;
+  // A widened sweep's options at its first cuts, as its narrower sweep took them (guided_holes).
+  std::vector<int> decided;
   // "guided", "wide guided", "repaired guided" or "probed neighbour of", in the method
   std::string label;
   std::uint64_t made_in = 0;  // the round
@@ -154,8 +155,14 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   std::vector<GuidedRun> narrow_guided;
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
-      narrow_guided.push_back(
-          {rule, reversed, kNarrowGuide, guided_holes, "guided", kNarrowGuidedRound, {}});
+      narrow_guided.push_back({rule,
+                               reversed,
+                               kNarrowGuide,
+                               GuidedRun::Sweep::guided,
+                               {},
+                               "guided",
+                               kNarrowGuidedRound,
+                               {}});
   // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
   // two in each round from kWideGuidedRound.
   std::vector<GuidedRun> wide_guided;
@@ -164,15 +171,22 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
-    wide_guided.push_back({rule, reversed, kWideGuide, guided_holes, "wide guided", made_in, {}});
+    wide_guided.push_back(
+        {rule, reversed, kWideGuide, GuidedRun::Sweep::guided, {}, "wide guided", made_in, {}});
   // Each kind in the order that packed the most of its dev misses (docs/allocation.md, "Repaired
   // guided guesses" and "Deep repaired guesses").
   std::vector<GuidedRun> repaired_guided;
   const auto add_repaired = [&](GuideWindow window, const char* label,
                                 std::initializer_list<std::pair<HoleRule, bool>> sweeps) {
     for (const auto& [rule, reversed] : sweeps)
-      repaired_guided.push_back(
-          {rule, reversed, window, repaired_holes, label, kRepairedGuidedRound, {}});
+      repaired_guided.push_back({rule,
+                                 reversed,
+                                 window,
+                                 GuidedRun::Sweep::repaired,
+                                 {},
+                                 label,
+                                 kRepairedGuidedRound,
+                                 {}});
   };
   add_repaired(kLookBackGuide, "repaired guided",
                {{HoleRule::whole_first, false},
@@ -184,6 +198,11 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                 {HoleRule::whole_first, false},
                 {HoleRule::split_first, false},
                 {HoleRule::whole_first, true}});
+  // A narrow or wide guided sweep that met a cut where none of its options' windows packs, though
+  // the cut may offer more, is made again with up to kMostOptions options per cut, from that cut
+  // on (before it, it would decide the same; with no such cut it is the same sweep), at the end
+  // of its round after the wide guided guesses (docs/allocation.md, "Widened guided guesses").
+  std::vector<GuidedRun> widened_guided;
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
   const bool guess_holes = portfolio == Portfolio::latest && guessers[0].source.applicable();
@@ -316,9 +335,22 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           const Problem& source = g.reversed ? reversed_problem() : problem;
           const SearchLimits left =
               run_limits(limits.placements > 0 ? limits.placements - spent : 0);
-          GuidedGuess guess = g.sweep(source, g.rule, g.window, {left.seconds, left.placements},
-                                      report_run(Stage::sweep, name));
+          const SearchLimits sweep_limits{left.seconds, left.placements};
+          GuidedGuess guess = g.sweep == GuidedRun::Sweep::repaired
+                                  ? repaired_holes(source, g.rule, g.window, sweep_limits,
+                                                   report_run(Stage::sweep, name))
+                                  : guided_holes(source, g.rule, g.window, sweep_limits,
+                                                 report_run(Stage::sweep, name), g.decided);
           spent += guess.placements;
+          if (guess.short_of_options > 0 && g.window.options < kMostOptions)
+            widened_guided.push_back({g.rule,
+                                      g.reversed,
+                                      {g.window.sections, g.window.placements, kMostOptions},
+                                      GuidedRun::Sweep::guided,
+                                      std::move(guess.decided_before_short),
+                                      "widened " + g.label,
+                                      round,
+                                      {}});
           if (!guess.complete) {
             // With limits left, the sweep gave up (too many cuts unmended): no guess.
             if (run_limits(1).seconds > 0 && !placements_spent()) continue;
@@ -354,7 +386,8 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           probed_runs.push_back({rule,
                                  false,
                                  {},
-                                 nullptr,
+                                 GuidedRun::Sweep::none,
+                                 {},
                                  "probed neighbour of",
                                  round,
                                  keep(with_holes(problem, holes)),
@@ -383,9 +416,10 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                              kept_search(*fresh), budget, refuted))
         return *r;
     }
-    // Last, the repaired guided guesses, and the wide guided guesses, the costliest.
+    // Last, the repaired guided guesses, the wide guided guesses, the costliest, and the widened.
     if (auto r = run_guided(repaired_guided)) return *r;
     if (auto r = run_guided(wide_guided)) return *r;
+    if (auto r = run_guided(widened_guided)) return *r;
   }
 }
 

@@ -1,7 +1,8 @@
 // Guided guesses of the phantom holes (allocation/guided_holes.hpp): a time window cut by hand,
 // the walk of given choices against the enumeration's first decomposition, guided guesses that
 // fill every section and pack where the rules' first guesses are refuted, wide windows that see
-// a wrong choice narrow ones let pass, their limits, and `memplace pack` packing with one what
+// a wrong choice narrow ones let pass, more options per cut where none of the first six packs,
+// their limits, and `memplace pack` packing with one what
 // its other runs do not; the same for the repaired guesses, whose look-back windows and one repair
 // mend a choice the narrow guided guess gets wrong, whose last resort takes an option past the
 // sixth, whose windows reaching further back see a conflict nearer ones pass, and which give up
@@ -9,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -144,6 +146,56 @@ TEST_CASE("guided holes: limits stop the windows, the same placements give the s
   CHECK_FALSE(guided_holes(generate_zero_slack(50, 1 << 20, 1).problem, HoleRule::split_first,
                            kNarrowGuide, {3600, 0})
                   .complete);
+}
+
+// Spare-bytes problem 80, seed 43, 10 % spare (found scanning seeds 1-300 of 80 buffers):
+// split-first's narrow sweep meets one cut where none of the six options' windows packs, though
+// the cut offers more. A sweep allowed 24 options per cut, started after the cuts the narrow sweep
+// decided before that one, makes the same guess as from the start, with fewer placements; a sweep
+// that met no such cut (whole-first's here) makes the same guess with more options.
+TEST_CASE("guided holes: a wider sweep starts where a narrower one ran short of options") {
+  const ZeroSlackProblem z = generate_with_spare_bytes(80, 1 << 20, 43, 10);
+  const GuideWindow widened{kNarrowGuide.sections, kNarrowGuide.placements, kMostOptions};
+  const GuidedGuess six = guided_holes(z.problem, HoleRule::split_first, kNarrowGuide, {3600, 0});
+  REQUIRE(six.complete);
+  CHECK(six.short_of_options == 1);
+  CHECK(six.decided_before_short.size() == 33);
+  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0});
+  const GuidedGuess resumed = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {},
+                                           six.decided_before_short);
+  REQUIRE((more.complete && resumed.complete));
+  CHECK(same_rectangles(resumed.holes, more.holes));
+  CHECK(resumed.placements < more.placements);
+  const GuidedGuess whole = guided_holes(z.problem, HoleRule::whole_first, kNarrowGuide, {3600, 0});
+  REQUIRE(whole.complete);
+  REQUIRE(whole.short_of_options == 0);
+  CHECK(whole.decided_before_short.empty());
+  CHECK(same_rectangles(guided_holes(z.problem, HoleRule::whole_first, widened, {3600, 0}).holes,
+                        whole.holes));
+  const std::vector<int> too_many(10'000, 0);
+  CHECK_THROWS_AS(guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {}, too_many),
+                  std::invalid_argument);
+}
+
+// Spare-bytes problem 150, seed 49, 5 % spare (found scanning seeds 1-60 of 150 buffers for a
+// difference): split-first's narrow sweep meets 7 cuts where none of the six options' windows
+// packs, each offering more, and its guess is refuted; allowed 24 options per cut, the sweep takes
+// a later one at such cuts and its guess packs (the same guess started after the narrow sweep's
+// decided cuts). Its narrow sweep takes seconds, so it is left out under the sanitizers (the test
+// above runs the same code).
+TEST_CASE("guided holes: more options per cut where none of the first six packs") {
+  if (testing::kSanitized) return;
+  const ZeroSlackProblem z = generate_with_spare_bytes(150, 1 << 20, 49, 5);
+  const GuidedGuess six = guided_holes(z.problem, HoleRule::split_first, kNarrowGuide, {3600, 0});
+  REQUIRE(six.complete);
+  CHECK(six.short_of_options == 7);
+  CHECK(full_outcome(z.problem, six.holes) == SearchOutcome::infeasible);
+  const GuideWindow widened{kNarrowGuide.sections, kNarrowGuide.placements, kMostOptions};
+  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {},
+                                        six.decided_before_short);
+  REQUIRE(more.complete);
+  CHECK(testing::every_section_full(z.problem, more.holes));
+  CHECK(full_outcome(z.problem, more.holes) == SearchOutcome::packed);
 }
 
 // Spare-bytes problem 200, seed 34 again (found scanning seeds 1-40 of 200 buffers, both rules):
