@@ -48,6 +48,8 @@ struct GuideWindow {
   std::uint64_t placements = 0;
   std::size_t options = HoleDecompositions::kMaxOptions;
   int most_unmended = std::numeric_limits<int>::max();
+
+  bool operator==(const GuideWindow&) const = default;
 };
 // Narrow windows are cheap (a 450-buffer sweep takes a second or two) and decide most cuts; at
 // some cuts a wrong option's narrow window packs too, where a window reaching 60 sections each

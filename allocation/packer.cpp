@@ -90,7 +90,8 @@ struct GuidedRun {
   enum class Sweep { guided, repaired, none } sweep = Sweep::none;
   // A widened sweep's options at its first cuts, as its narrower sweep took them (guided_holes).
   std::vector<int> decided;
-  // "guided", "wide guided", "repaired guided" or "probed neighbour of", in the method
+  // "guided", "wide guided", "repaired guided", "deep repaired guided", "widened guided" or
+  // "probed neighbour of", in the method
   std::string label;
   std::uint64_t made_in = 0;  // the round
   std::unique_ptr<KeptGuess> kept;
@@ -198,10 +199,12 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                 {HoleRule::whole_first, false},
                 {HoleRule::split_first, false},
                 {HoleRule::whole_first, true}});
-  // A narrow or wide guided sweep that met a cut where none of its options' windows packs, though
-  // the cut may offer more, is made again with up to kMostOptions options per cut, from that cut
-  // on (before it, it would decide the same; with no such cut it is the same sweep), at the end
-  // of its round after the wide guided guesses (docs/allocation.md, "Widened guided guesses").
+  // A narrow guided sweep that met a cut where none of its options' windows packs, though the cut
+  // may offer more, is made again with up to kMostOptions options per cut, from that cut on
+  // (before it, it would decide the same; with no such cut it is the same sweep), at the end of
+  // its round after the wide guided guesses. The wide sweeps widened too packed two more dev
+  // misses but cost a held-out set 9 % more placements (docs/allocation.md, "Widened guided
+  // guesses").
   std::vector<GuidedRun> widened_guided;
   // Made in round kProbeRound: the neighbours of the rules' first guesses that probes rank best.
   std::vector<GuidedRun> probed_runs;
@@ -342,7 +345,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                   : guided_holes(source, g.rule, g.window, sweep_limits,
                                                  report_run(Stage::sweep, name), g.decided);
           spent += guess.placements;
-          if (guess.short_of_options > 0 && g.window.options < kMostOptions)
+          if (guess.short_of_options > 0 && g.window == kNarrowGuide)
             widened_guided.push_back({g.rule,
                                       g.reversed,
                                       {g.window.sections, g.window.placements, kMostOptions},
