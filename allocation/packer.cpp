@@ -82,19 +82,19 @@ constexpr std::uint64_t kRepairedGuidedRound = 2;
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
 struct GuidedRun {
-  HoleRule rule;
+  HoleRule rule = HoleRule::whole_first;
   bool reversed = false;  // made on the problem with time reversed (its packings are the same)
-  GuideWindow window;
+  GuideWindow window{};   // none for a probed neighbour
   // The sweep that makes it: guided_holes, or repaired_holes (the look-back windows); neither for
   // a probed neighbour, made when it is found.
   enum class Sweep { guided, repaired, none } sweep = Sweep::none;
   // A widened sweep's options at its first cuts, as its narrower sweep took them (guided_holes).
-  std::vector<int> decided;
+  std::vector<int> decided{};
   // "guided", "wide guided", "repaired guided", "deep repaired guided", "widened guided" or
   // "probed neighbour of", in the method
-  std::string label;
+  std::string label{};
   std::uint64_t made_in = 0;  // the round
-  std::unique_ptr<KeptGuess> kept;
+  std::unique_ptr<KeptGuess> kept{};
   bool made = false;
 };
 
@@ -156,14 +156,12 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   std::vector<GuidedRun> narrow_guided;
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
-      narrow_guided.push_back({rule,
-                               reversed,
-                               kNarrowGuide,
-                               GuidedRun::Sweep::guided,
-                               {},
-                               "guided",
-                               kNarrowGuidedRound,
-                               {}});
+      narrow_guided.push_back({.rule = rule,
+                               .reversed = reversed,
+                               .window = kNarrowGuide,
+                               .sweep = GuidedRun::Sweep::guided,
+                               .label = "guided",
+                               .made_in = kNarrowGuidedRound});
   // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
   // two in each round from kWideGuidedRound.
   std::vector<GuidedRun> wide_guided;
@@ -172,22 +170,24 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
-    wide_guided.push_back(
-        {rule, reversed, kWideGuide, GuidedRun::Sweep::guided, {}, "wide guided", made_in, {}});
+    wide_guided.push_back({.rule = rule,
+                           .reversed = reversed,
+                           .window = kWideGuide,
+                           .sweep = GuidedRun::Sweep::guided,
+                           .label = "wide guided",
+                           .made_in = made_in});
   // Each kind in the order that packed the most of its dev misses (docs/allocation.md, "Repaired
   // guided guesses" and "Deep repaired guesses").
   std::vector<GuidedRun> repaired_guided;
   const auto add_repaired = [&](GuideWindow window, const char* label,
                                 std::initializer_list<std::pair<HoleRule, bool>> sweeps) {
     for (const auto& [rule, reversed] : sweeps)
-      repaired_guided.push_back({rule,
-                                 reversed,
-                                 window,
-                                 GuidedRun::Sweep::repaired,
-                                 {},
-                                 label,
-                                 kRepairedGuidedRound,
-                                 {}});
+      repaired_guided.push_back({.rule = rule,
+                                 .reversed = reversed,
+                                 .window = window,
+                                 .sweep = GuidedRun::Sweep::repaired,
+                                 .label = label,
+                                 .made_in = kRepairedGuidedRound});
   };
   add_repaired(kLookBackGuide, "repaired guided",
                {{HoleRule::whole_first, false},
@@ -346,14 +346,14 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                                  report_run(Stage::sweep, name), g.decided);
           spent += guess.placements;
           if (guess.short_of_options > 0 && g.window == kNarrowGuide)
-            widened_guided.push_back({g.rule,
-                                      g.reversed,
-                                      {g.window.sections, g.window.placements, kMostOptions},
-                                      GuidedRun::Sweep::guided,
-                                      std::move(guess.decided_before_short),
-                                      "widened " + g.label,
-                                      round,
-                                      {}});
+            widened_guided.push_back(
+                {.rule = g.rule,
+                 .reversed = g.reversed,
+                 .window = {g.window.sections, g.window.placements, kMostOptions},
+                 .sweep = GuidedRun::Sweep::guided,
+                 .decided = std::move(guess.decided_before_short),
+                 .label = "widened " + g.label,
+                 .made_in = round});
           if (!guess.complete) {
             // With limits left, the sweep gave up (too many cuts unmended): no guess.
             if (run_limits(1).seconds > 0 && !placements_spent()) continue;
@@ -386,15 +386,11 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         }
         for (const std::vector<Buffer>& holes : found.holes) {
           if (!seen.insert(holes, false)) continue;
-          probed_runs.push_back({rule,
-                                 false,
-                                 {},
-                                 GuidedRun::Sweep::none,
-                                 {},
-                                 "probed neighbour of",
-                                 round,
-                                 keep(with_holes(problem, holes)),
-                                 true});
+          probed_runs.push_back({.rule = rule,
+                                 .label = "probed neighbour of",
+                                 .made_in = round,
+                                 .kept = keep(with_holes(problem, holes)),
+                                 .made = true});
         }
       }
     }
