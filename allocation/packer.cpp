@@ -153,15 +153,21 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
   for (const HoleRule rule :
        {HoleRule::whole_first, HoleRule::split_first, HoleRule::split_then_cut})
     guessers.push_back({rule, HoleDecompositions(problem, rule), {}});
+  // A sweep's run, to be made in round `made_in`.
+  const auto sweep_run = [](HoleRule rule, bool reversed, GuideWindow window,
+                            GuidedRun::Sweep sweep, std::string label, std::uint64_t made_in) {
+    return GuidedRun{.rule = rule,
+                     .reversed = reversed,
+                     .window = window,
+                     .sweep = sweep,
+                     .label = std::move(label),
+                     .made_in = made_in};
+  };
   std::vector<GuidedRun> narrow_guided;
   for (const bool reversed : {false, true})
     for (const HoleRule rule : {HoleRule::split_first, HoleRule::whole_first})
-      narrow_guided.push_back({.rule = rule,
-                               .reversed = reversed,
-                               .window = kNarrowGuide,
-                               .sweep = GuidedRun::Sweep::guided,
-                               .label = "guided",
-                               .made_in = kNarrowGuidedRound});
+      narrow_guided.push_back(sweep_run(rule, reversed, kNarrowGuide, GuidedRun::Sweep::guided,
+                                        "guided", kNarrowGuidedRound));
   // In the order that packed the most of spare-bytes dev seeds' problems the narrow guesses miss;
   // two in each round from kWideGuidedRound.
   std::vector<GuidedRun> wide_guided;
@@ -170,24 +176,16 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         std::tuple{HoleRule::whole_first, true, kWideGuidedRound},
         std::tuple{HoleRule::split_first, true, kWideGuidedRound + 1},
         std::tuple{HoleRule::whole_first, false, kWideGuidedRound + 1}})
-    wide_guided.push_back({.rule = rule,
-                           .reversed = reversed,
-                           .window = kWideGuide,
-                           .sweep = GuidedRun::Sweep::guided,
-                           .label = "wide guided",
-                           .made_in = made_in});
+    wide_guided.push_back(
+        sweep_run(rule, reversed, kWideGuide, GuidedRun::Sweep::guided, "wide guided", made_in));
   // Each kind in the order that packed the most of its dev misses (docs/allocation.md, "Repaired
   // guided guesses" and "Deep repaired guesses").
   std::vector<GuidedRun> repaired_guided;
   const auto add_repaired = [&](GuideWindow window, const char* label,
                                 std::initializer_list<std::pair<HoleRule, bool>> sweeps) {
     for (const auto& [rule, reversed] : sweeps)
-      repaired_guided.push_back({.rule = rule,
-                                 .reversed = reversed,
-                                 .window = window,
-                                 .sweep = GuidedRun::Sweep::repaired,
-                                 .label = label,
-                                 .made_in = kRepairedGuidedRound});
+      repaired_guided.push_back(sweep_run(rule, reversed, window, GuidedRun::Sweep::repaired, label,
+                                          kRepairedGuidedRound));
   };
   add_repaired(kLookBackGuide, "repaired guided",
                {{HoleRule::whole_first, false},
@@ -338,22 +336,18 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
           const Problem& source = g.reversed ? reversed_problem() : problem;
           const SearchLimits left =
               run_limits(limits.placements > 0 ? limits.placements - spent : 0);
-          const SearchLimits sweep_limits{left.seconds, left.placements};
-          GuidedGuess guess = g.sweep == GuidedRun::Sweep::repaired
-                                  ? repaired_holes(source, g.rule, g.window, sweep_limits,
-                                                   report_run(Stage::sweep, name))
-                                  : guided_holes(source, g.rule, g.window, sweep_limits,
-                                                 report_run(Stage::sweep, name), g.decided);
+          GuidedGuess guess =
+              g.sweep == GuidedRun::Sweep::repaired
+                  ? repaired_holes(source, g.rule, g.window, left, report_run(Stage::sweep, name))
+                  : guided_holes(source, g.rule, g.window, left, report_run(Stage::sweep, name),
+                                 g.decided);
           spent += guess.placements;
-          if (guess.short_of_options > 0 && g.window == kNarrowGuide)
-            widened_guided.push_back(
-                {.rule = g.rule,
-                 .reversed = g.reversed,
-                 .window = {g.window.sections, g.window.placements, kMostOptions},
-                 .sweep = GuidedRun::Sweep::guided,
-                 .decided = std::move(guess.decided_before_short),
-                 .label = "widened " + g.label,
-                 .made_in = round});
+          if (guess.short_of_options > 0 && g.window == kNarrowGuide) {
+            widened_guided.push_back(sweep_run(
+                g.rule, g.reversed, {g.window.sections, g.window.placements, kMostOptions},
+                GuidedRun::Sweep::guided, "widened " + g.label, round));
+            widened_guided.back().decided = std::move(guess.decided_before_short);
+          }
           if (!guess.complete) {
             // With limits left, the sweep gave up (too many cuts unmended): no guess.
             if (run_limits(1).seconds > 0 && !placements_spent()) continue;
@@ -377,8 +371,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         const std::string name = "neighbours of the " + name_of(rule) + " guess";
         const SearchLimits left = run_limits(limits.placements > 0 ? limits.placements - spent : 0);
         ProbedNeighbours found = probed_neighbours(problem, rule, kProbedPerRule, kProbePlacements,
-                                                   {left.seconds, left.placements}, probed,
-                                                   report_run(Stage::probe, name));
+                                                   left, probed, report_run(Stage::probe, name));
         spent += found.placements;
         if (!found.complete) {
           method = "phantom holes (probing " + name + ", round " + std::to_string(round) + ")";
