@@ -95,6 +95,10 @@ inline constexpr GuideWindow kLookBackGuide{60, 5'000, kMostOptions, 2};
 // made a right guess for 7 of the 14 dev misses of the 60-section sweeps (docs/allocation.md,
 // "Deep repaired guesses"), at some five times the cost (0.3-46 s on 450 buffers).
 inline constexpr GuideWindow kDeepLookBackGuide{100, 5'000, kMostOptions, 2};
+// A narrow sweep that ran short of options, made again with up to kMostOptions per cut
+// (docs/allocation.md, "Widened guided guesses").
+inline constexpr GuideWindow kWidenedGuide{kNarrowGuide.sections, kNarrowGuide.placements,
+                                           kMostOptions};
 
 // The problem with every buffer cut to the time window [lower, upper); those outside it dropped.
 Problem time_window(const Problem& problem, std::int64_t lower, std::int64_t upper);

@@ -343,9 +343,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
                                  g.decided);
           spent += guess.placements;
           if (guess.short_of_options > 0 && g.window == kNarrowGuide) {
-            widened_guided.push_back(sweep_run(
-                g.rule, g.reversed, {g.window.sections, g.window.placements, kMostOptions},
-                GuidedRun::Sweep::guided, "widened " + g.label, round));
+            widened_guided.push_back(sweep_run(g.rule, g.reversed, kWidenedGuide,
+                                               GuidedRun::Sweep::guided, "widened " + g.label,
+                                               round));
             widened_guided.back().decided = std::move(guess.decided_before_short);
           }
           if (!guess.complete) {

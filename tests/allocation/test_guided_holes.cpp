@@ -155,14 +155,13 @@ TEST_CASE("guided holes: limits stop the windows, the same placements give the s
 // that met no such cut (whole-first's here) makes the same guess with more options.
 TEST_CASE("guided holes: a wider sweep starts where a narrower one ran short of options") {
   const ZeroSlackProblem z = generate_with_spare_bytes(80, 1 << 20, 43, 10);
-  const GuideWindow widened{kNarrowGuide.sections, kNarrowGuide.placements, kMostOptions};
   const GuidedGuess six = guided_holes(z.problem, HoleRule::split_first, kNarrowGuide, {3600, 0});
   REQUIRE(six.complete);
   CHECK(six.short_of_options == 1);
   CHECK(six.decided_before_short.size() == 33);
-  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0});
-  const GuidedGuess resumed = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {},
-                                           six.decided_before_short);
+  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, kWidenedGuide, {3600, 0});
+  const GuidedGuess resumed = guided_holes(z.problem, HoleRule::split_first, kWidenedGuide,
+                                           {3600, 0}, {}, six.decided_before_short);
   REQUIRE((more.complete && resumed.complete));
   CHECK(same_rectangles(resumed.holes, more.holes));
   CHECK(resumed.placements < more.placements);
@@ -170,11 +169,12 @@ TEST_CASE("guided holes: a wider sweep starts where a narrower one ran short of 
   REQUIRE(whole.complete);
   REQUIRE(whole.short_of_options == 0);
   CHECK(whole.decided_before_short.empty());
-  CHECK(same_rectangles(guided_holes(z.problem, HoleRule::whole_first, widened, {3600, 0}).holes,
-                        whole.holes));
+  CHECK(same_rectangles(
+      guided_holes(z.problem, HoleRule::whole_first, kWidenedGuide, {3600, 0}).holes, whole.holes));
   const std::vector<int> too_many(10'000, 0);
-  CHECK_THROWS_AS(guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {}, too_many),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      guided_holes(z.problem, HoleRule::split_first, kWidenedGuide, {3600, 0}, {}, too_many),
+      std::invalid_argument);
 }
 
 // Spare-bytes problem 60, seed 368, 10 % spare (found scanning seeds 1-400 of 60 buffers at 10 %
@@ -188,9 +188,8 @@ TEST_CASE("guided holes: more options per cut where none of the first six packs"
   REQUIRE(six.complete);
   CHECK(six.short_of_options == 3);
   CHECK(full_outcome(z.problem, six.holes) == SearchOutcome::infeasible);
-  const GuideWindow widened{kNarrowGuide.sections, kNarrowGuide.placements, kMostOptions};
-  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, widened, {3600, 0}, {},
-                                        six.decided_before_short);
+  const GuidedGuess more = guided_holes(z.problem, HoleRule::split_first, kWidenedGuide, {3600, 0},
+                                        {}, six.decided_before_short);
   REQUIRE(more.complete);
   CHECK(more.short_of_options == 0);
   CHECK(testing::every_section_full(z.problem, more.holes));
