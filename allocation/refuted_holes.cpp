@@ -1,0 +1,209 @@
+#include "allocation/refuted_holes.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "allocation/guided_holes.hpp"
+#include "allocation/skyline_search.hpp"
+
+namespace memplace::allocation {
+
+RefutedHoles::RefutedHoles(const Problem& problem, HoleRule rule, std::uint64_t refuted_in,
+                           OffsetSetMemo& offsets)
+    : problem_(problem), decompositions_(problem, rule), offsets_(offsets) {
+  if (!decompositions_.applicable()) {
+    exhausted_ = true;
+    return;
+  }
+  cuts_ = static_cast<int>(decompositions_.cuts().size()) - 1;
+  candidates_.push_back({std::vector<int>(static_cast<std::size_t>(cuts_), 0), 0, 0,
+                         std::max<std::uint64_t>(refuted_in, 1)});
+}
+
+RefutedHolesStep RefutedHoles::run(std::uint64_t allowance, const SearchLimits& limits,
+                                   const SearchProgressCallback& progress) {
+  limits_ = limits;
+  spent_ = 0;
+  out_of_limits_ = false;
+  started_ = std::chrono::steady_clock::now();
+  while (!exhausted_ && spent_ < allowance) {
+    std::optional<RefutedHolesStep> packed = step();
+    if (packed) {
+      packed->placements = spent_;
+      return *std::move(packed);
+    }
+    if (out_of_limits_) break;
+    if (progress) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+      const auto known = searched_ + candidates_.size() + (current_ ? 1 : 0);
+      progress({spent_, static_cast<int>(searched_), static_cast<int>(known), seconds, {}});
+    }
+  }
+  RefutedHolesStep stopped;
+  stopped.placements = spent_;
+  return stopped;
+}
+
+std::optional<ExactSearchResult> RefutedHoles::search(const Problem& problem,
+                                                      std::uint64_t budget) {
+  const double seconds_left =
+      limits_.seconds -
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  std::uint64_t run_budget = budget;
+  if (limits_.placements > 0) run_budget = std::min(run_budget, limits_.placements - spent_);
+  if (seconds_left <= 0 || run_budget == 0) {
+    out_of_limits_ = true;
+    return std::nullopt;
+  }
+  ExactSearchResult r = skyline_search(problem, {seconds_left, run_budget},
+                                       RankOrder::busiest_section, {}, 0, offsets_(problem));
+  spent_ += r.nodes;
+  if (r.outcome == SearchOutcome::limit && r.nodes < budget) {
+    out_of_limits_ = true;  // stopped by `limits`, not by its own budget: redone next call
+    return std::nullopt;
+  }
+  return r;
+}
+
+RefutedHoles::Candidate RefutedHoles::deviated(const Candidate& c, Deviation d) const {
+  Candidate next{c.choices, d.cut + 1, c.deviations + 1};
+  next.choices[static_cast<std::size_t>(d.cut)] = d.option;
+  return next;
+}
+
+void RefutedHoles::start_next_candidate() {
+  Current& c = current_.emplace();
+  c.candidate = std::move(candidates_.front());
+  candidates_.pop_front();
+  c.full = with_holes(problem_, decompositions_.walk(c.candidate.choices, &c.options));
+  if (c.candidate.refuted_in > 0) {
+    start_bisection();
+    c.upper_cost = c.candidate.refuted_in;
+  }
+}
+
+void RefutedHoles::start_bisection() {
+  Current& c = *current_;
+  c.phase = Phase::bisect;
+  c.lower = c.candidate.first_cut;  // its prefix was not refuted (or is empty)
+  c.upper = cuts_;
+}
+
+void RefutedHoles::start_checks(int prefix_end) {
+  Current& c = *current_;
+  c.phase = Phase::check;
+  c.upper = prefix_end;
+  c.deviations.clear();
+  for (int cut = prefix_end - 1; cut >= c.candidate.first_cut; --cut)
+    for (int option = 1; option < c.options[static_cast<std::size_t>(cut)]; ++option)
+      c.deviations.push_back({cut, option});
+  c.next = 0;
+}
+
+void RefutedHoles::start_probes() {
+  Current& c = *current_;
+  c.phase = Phase::probe;
+  c.deviations.clear();
+  for (int cut = c.candidate.first_cut; cut < cuts_; ++cut)
+    for (int option = 1; option < c.options[static_cast<std::size_t>(cut)]; ++option)
+      c.deviations.push_back({cut, option});
+  c.next = 0;
+}
+
+std::optional<RefutedHolesStep> RefutedHoles::step() {
+  if (!current_) {
+    if (candidates_.empty()) {
+      exhausted_ = true;
+      return std::nullopt;
+    }
+    start_next_candidate();
+  }
+  Current& c = *current_;
+  const auto packing = [&](ExactSearchResult& r, const Candidate& guess) {
+    RefutedHolesStep packed;
+    packed.outcome = SearchOutcome::packed;
+    packed.offsets = std::move(r.offsets);
+    packed.offsets.resize(problem_.buffers.size());  // the holes dropped
+    packed.choices = guess.choices;
+    return packed;
+  };
+  const std::vector<std::int64_t>& cuts = decompositions_.cuts();
+  const bool may_deviate = c.candidate.deviations < kMostDeviations;
+  switch (c.phase) {
+    case Phase::search: {
+      std::optional<ExactSearchResult> r = search(c.full, kGuessPlacements);
+      if (!r) return std::nullopt;
+      ++searched_;
+      if (r->outcome == SearchOutcome::packed) return packing(*r, c.candidate);
+      if (!may_deviate)
+        c.phase = Phase::done;
+      else if (r->outcome == SearchOutcome::infeasible) {
+        start_bisection();
+        c.upper_cost = r->nodes;
+      } else
+        start_probes();
+      return std::nullopt;
+    }
+    case Phase::bisect: {
+      if (c.upper - c.lower <= 1) {
+        start_checks(c.upper);
+        return std::nullopt;
+      }
+      const int middle = c.lower + (c.upper - c.lower) / 2;
+      std::optional<ExactSearchResult> r =
+          search(time_window(c.full, cuts.front(), cuts[static_cast<std::size_t>(middle)]),
+                 kPrefixPlacements);
+      if (!r) return std::nullopt;
+      if (r->outcome == SearchOutcome::infeasible) {
+        c.upper = middle;
+        c.upper_cost = r->nodes;
+      } else {
+        c.lower = middle;
+      }
+      return std::nullopt;
+    }
+    case Phase::check: {
+      if (c.next == c.deviations.size()) {
+        for (std::vector<Candidate>* kept : {&c.packing_prefix, &c.undecided_prefix})
+          for (Candidate& k : *kept)
+            candidates_.push_back(std::move(k));
+        c.phase = Phase::done;
+        return std::nullopt;
+      }
+      Candidate child = deviated(c.candidate, c.deviations[c.next]);
+      const Problem prefix = time_window(with_holes(problem_, decompositions_.walk(child.choices)),
+                                         cuts.front(), cuts[static_cast<std::size_t>(c.upper)]);
+      // Twice what refuted the guess's own prefix: a deviation that leaves it refuted is usually
+      // refuted as fast.
+      const std::uint64_t budget = 2 * std::min(c.upper_cost, kPrefixPlacements) + kProbePlacements;
+      std::optional<ExactSearchResult> r = search(prefix, budget);
+      if (!r) return std::nullopt;
+      ++c.next;
+      if (r->outcome == SearchOutcome::packed)
+        c.packing_prefix.push_back(std::move(child));
+      else if (r->outcome == SearchOutcome::limit)
+        c.undecided_prefix.push_back(std::move(child));
+      return std::nullopt;
+    }
+    case Phase::probe: {
+      if (c.next == c.deviations.size()) {
+        c.phase = Phase::done;
+        return std::nullopt;
+      }
+      const Candidate child = deviated(c.candidate, c.deviations[c.next]);
+      std::optional<ExactSearchResult> r =
+          search(with_holes(problem_, decompositions_.walk(child.choices)), kProbePlacements);
+      if (!r) return std::nullopt;
+      ++c.next;
+      if (r->outcome == SearchOutcome::packed) return packing(*r, child);
+      return std::nullopt;
+    }
+    case Phase::done:
+      current_.reset();
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace memplace::allocation
