@@ -8,6 +8,8 @@
 
 namespace memplace::allocation {
 
+RefutedHoles::Current::Current() = default;
+
 RefutedHoles::RefutedHoles(const Problem& problem, HoleRule rule, std::uint64_t refuted_in,
                            OffsetSetMemo& offsets)
     : problem_(problem), decompositions_(problem, rule), offsets_(offsets) {

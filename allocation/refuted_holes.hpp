@@ -82,6 +82,8 @@ class RefutedHoles {
     int option = 0;
   };
   struct Current {
+    // Declared, so that clang (`make fuzz`) sees it as constructible inside this class.
+    Current();
     Candidate candidate;
     Phase phase = Phase::search;
     std::vector<int> options;      // per cut, under the candidate's choices
