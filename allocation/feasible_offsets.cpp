@@ -50,6 +50,21 @@ std::span<const SubsetSum> subset_sums(const std::vector<Buffer>& buffers,
   return sums;
 }
 
+// The sums of [first, last) whose subsets leave out `self`, in order. Filtered without a branch:
+// any one buffer is in half the subsets, so a branch per sum was mispredicted half the time —
+// on 450-buffer problems whose windows have sections of 17 buffers (held-out seed 4019), most of
+// the search's time (docs/allocation.md, "Speed"). Valid until the next call, like subset_sums'.
+std::span<const std::int64_t> sums_without(std::span<const SubsetSum> sums, std::uint32_t self) {
+  thread_local std::vector<std::int64_t> kept;
+  kept.resize(sums.size());
+  std::size_t n = 0;
+  for (const SubsetSum& s : sums) {
+    kept[n] = s.sum;
+    n += (s.members & self) == 0;
+  }
+  return {kept.data(), n};
+}
+
 inline void append(Intervals& list, std::int64_t from, std::int64_t to) {
   if (!list.empty() && from <= list.back().second + 1)
     list.back().second = std::max(list.back().second, to);
@@ -84,15 +99,17 @@ Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std:
       reached += static_cast<std::size_t>(last - first);
     }
   }
-  Intervals out;
+  // Grown in storage kept per thread, then copied once at its size: grown afresh, sets of
+  // thousands of intervals were mapped anew page by page at every doubling.
+  thread_local Intervals out;
+  out.clear();
   if (reached < sums.size()) {
     for (const auto& [lo, hi] : within) {
       const auto [first, last] = reaching(lo, hi);
-      for (auto it = first; it != last; ++it)
-        if (!(it->members & self))
-          append(out, std::max(lo, it->sum), std::min(hi, it->sum + spare));
+      for (const std::int64_t sum : sums_without({first, last}, self))
+        append(out, std::max(lo, sum), std::min(hi, sum + spare));
     }
-    return out;
+    return Intervals(out.begin(), out.end());
   }
   // The union of the ranges, merged as the sums come (in order), each merged range intersected
   // with `within` at once; only the sums from `within`'s lowest offset less `spare` to its
@@ -104,29 +121,33 @@ Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std:
     for (auto it = w; it != within.end() && it->first <= to; ++it)
       append(out, std::max(from, it->first), std::min(to, it->second));
   };
-  const std::int64_t highest = within.back().second;
-  auto it = reaching(within.front().first, highest).first;
+  const auto [first, last] = reaching(within.front().first, within.back().second);
   std::int64_t from = 0, to = -1;  // the merged range being grown (none while to < from)
-  for (; it != sums.end() && it->sum <= highest; ++it) {
-    if (it->members & self) continue;
-    if (to >= from && it->sum <= to + 1) {
-      to = std::max(to, it->sum + spare);
+  for (const std::int64_t sum : sums_without({first, last}, self)) {
+    if (to >= from && sum <= to + 1) {
+      to = std::max(to, sum + spare);
       continue;
     }
     if (to >= from) clip(from, to);
-    from = it->sum, to = it->sum + spare;
+    from = sum, to = sum + spare;
   }
   if (to >= from) clip(from, to);
-  return out;
+  return Intervals(out.begin(), out.end());
 }
 
 }  // namespace
 
+const OffsetSet::Intervals& OffsetSet::intervals() const {
+  static const Intervals kNone;
+  return intervals_ ? *intervals_ : kNone;
+}
+
 std::int64_t OffsetSet::at_or_above(std::int64_t at, std::int64_t alignment) const {
+  const Intervals& list = intervals();
   auto it =
-      std::lower_bound(intervals_.begin(), intervals_.end(), at,
+      std::lower_bound(list.begin(), list.end(), at,
                        [](const auto& interval, std::int64_t x) { return interval.second < x; });
-  for (; it != intervals_.end(); ++it) {
+  for (; it != list.end(); ++it) {
     const std::int64_t from = std::max(at, it->first);
     const std::int64_t aligned = align_up(from, alignment);
     if (aligned <= it->second) return aligned;
@@ -177,7 +198,8 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
   }
   // A buffer's set is what its size and its sections' kinds make it: remembered, or computed
   // below (`fresh`).
-  std::vector<Intervals> sets(buffers.size());
+  std::vector<OffsetSet> out(buffers.size());
+  std::vector<Intervals> sets(buffers.size());  // the fresh ones'
   std::vector<std::vector<std::int64_t>> keys(buffers.size());
   std::vector<char> fresh(buffers.size(), 0);
   for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -188,7 +210,7 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
       for (int s = sections.first[i]; s < sections.last[i]; ++s)
         key.push_back(kind[s]);
     if (const auto known = sets_.find(key); known != sets_.end()) {
-      sets[i] = known->second;
+      out[i] = OffsetSet(known->second);
       continue;
     }
     fresh[i] = 1;
@@ -214,14 +236,11 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
         sets[i] = allowed(sets[i], sums, std::uint32_t{1} << k, spare[s]);
     }
   }
-  std::vector<OffsetSet> out;
-  out.reserve(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
-    if (fresh[i]) {
-      const std::size_t words = keys[i].size() + 2 * sets[i].size() + kWordsPerEntry;
-      if (sets_.try_emplace(std::move(keys[i]), sets[i]).second) stored_ += words;
-    }
-    out.emplace_back(std::move(sets[i]));
+    if (!fresh[i]) continue;
+    const std::size_t words = keys[i].size() + 2 * sets[i].size() + kWordsPerEntry;
+    out[i] = OffsetSet(std::move(sets[i]));
+    if (sets_.try_emplace(std::move(keys[i]), out[i].shared()).second) stored_ += words;
   }
   return out;
 }

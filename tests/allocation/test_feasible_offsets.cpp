@@ -1,0 +1,158 @@
+// The feasible offsets (allocation/feasible_offsets.hpp) against a reference written another way:
+// per buffer and offset, a knapsack table of the sums its section-mates' subsets reach, instead of
+// the sorted subset sums the solver merges and filters. Random problems with up to 20 buffers live
+// at once (the sections of more than 17 skipped), small sizes and no, few or many spare bytes, so
+// that both ways `allowed` takes (one pass over all sums; binary searches into narrow sets) run.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "allocation/feasible_offsets.hpp"
+
+namespace memplace::allocation {
+namespace {
+
+using OffsetIntervals = OffsetSet::Intervals;
+
+// The buffers of positive size live in each stretch between two consecutive lifetime ends.
+std::vector<std::vector<int>> live_sets(const Problem& problem) {
+  std::set<std::int64_t> ends;
+  for (const Buffer& b : problem.buffers)
+    ends.insert({b.lower, b.upper});
+  std::vector<std::vector<int>> out;
+  for (const std::int64_t step : ends) {
+    std::vector<int> live;
+    for (int i = 0; i < static_cast<int>(problem.buffers.size()); ++i) {
+      const Buffer& b = problem.buffers[static_cast<std::size_t>(i)];
+      if (b.size > 0 && b.lower <= step && step < b.upper) live.push_back(i);
+    }
+    if (!live.empty()) out.push_back(std::move(live));
+  }
+  return out;
+}
+
+// Buffer `self`'s offsets as intervals: those in [0, capacity - size] such that, in every stretch
+// it lives in, its bytes fit (else none) and, unless more than 17 buffers live there, a subset of
+// the others sums to between the offset less the stretch's spare bytes and the offset.
+OffsetIntervals reference_offsets(const Problem& problem, int self) {
+  const std::int64_t capacity = problem.capacity;
+  const Buffer& buffer = problem.buffers[static_cast<std::size_t>(self)];
+  std::vector<char> allowed(static_cast<std::size_t>(std::max<std::int64_t>(0, capacity + 1)), 0);
+  for (std::int64_t o = 0; o + buffer.size <= capacity; ++o)
+    allowed[static_cast<std::size_t>(o)] = 1;
+  for (const std::vector<int>& live : live_sets(problem)) {
+    if (buffer.size == 0 || std::find(live.begin(), live.end(), self) == live.end()) continue;
+    std::int64_t spare = capacity;
+    for (const int i : live)
+      spare -= problem.buffers[static_cast<std::size_t>(i)].size;
+    if (spare < 0) return {};
+    if (live.size() > static_cast<std::size_t>(kMaxSubsetBuffers) + 1) continue;
+    std::vector<char> reached(allowed.size(), 0);  // sums of subsets of the others, up to capacity
+    reached[0] = 1;
+    for (const int i : live) {
+      if (i == self) continue;
+      const std::int64_t size = problem.buffers[static_cast<std::size_t>(i)].size;
+      for (std::int64_t sum = capacity; sum >= size; --sum)
+        reached[static_cast<std::size_t>(sum)] |= reached[static_cast<std::size_t>(sum - size)];
+    }
+    for (std::int64_t o = 0; o <= capacity; ++o) {
+      bool any = false;
+      for (std::int64_t sum = std::max<std::int64_t>(0, o - spare); sum <= o && !any; ++sum)
+        any = reached[static_cast<std::size_t>(sum)] != 0;
+      if (!any) allowed[static_cast<std::size_t>(o)] = 0;
+    }
+  }
+  OffsetIntervals out;
+  for (std::int64_t o = 0; o <= capacity; ++o) {
+    if (!allowed[static_cast<std::size_t>(o)]) continue;
+    if (!out.empty() && out.back().second == o - 1)
+      out.back().second = o;
+    else
+      out.emplace_back(o, o);
+  }
+  return out;
+}
+
+std::int64_t peak_bytes(const Problem& problem) {
+  std::int64_t peak = 0;
+  for (const std::vector<int>& live : live_sets(problem)) {
+    std::int64_t bytes = 0;
+    for (const int i : live)
+      bytes += problem.buffers[static_cast<std::size_t>(i)].size;
+    peak = std::max(peak, bytes);
+  }
+  return peak;
+}
+
+// 34 buffers over 10 steps, each living 1 to 6 of them (about 12 live at once, at times over 17),
+// of 1 to 24 bytes and a few of none; the capacity the peak plus `spare` (negative: overfull).
+Problem random_problem(std::uint64_t seed, std::int64_t spare) {
+  std::mt19937_64 rng(seed);
+  const auto below = [&](std::int64_t n) { return static_cast<std::int64_t>(rng() % n); };
+  Problem problem;
+  for (int i = 0; i < 34; ++i) {
+    const std::int64_t lower = below(10);
+    const std::int64_t size = below(8) == 0 ? 0 : 1 + below(24);
+    problem.buffers.push_back({"b" + std::to_string(i), lower, lower + 1 + below(6), size});
+  }
+  problem.capacity = peak_bytes(problem) + spare;
+  return problem;
+}
+
+void check_against_reference(const Problem& problem, const std::vector<OffsetSet>& sets) {
+  REQUIRE(sets.size() == problem.buffers.size());
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    CAPTURE(i);
+    CHECK(sets[i].intervals() == reference_offsets(problem, static_cast<int>(i)));
+  }
+}
+
+TEST_CASE("feasible offsets: the same sets as a knapsack reference on random problems") {
+  OffsetSetMemo memo;  // kept across problems: what it remembers must not change a set
+  // What the cases mean to cover: buffers in sections of 12 to 17 buffers (4,096 sums or more)
+  // whose sets end narrow (fewer than 64 intervals), which `allowed` searches rather than scans.
+  int narrow_in_big_sections = 0;
+  for (const std::int64_t spare : {0, 3, 40, -5}) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      CAPTURE(spare);
+      CAPTURE(seed);
+      const Problem problem = random_problem(seed, spare);
+      check_against_reference(problem, feasible_offsets(problem));
+      check_against_reference(problem, memo(problem));
+      const std::vector<std::vector<int>> live = live_sets(problem);
+      for (int i = 0; i < static_cast<int>(problem.buffers.size()); ++i) {
+        const std::size_t intervals = reference_offsets(problem, i).size();
+        narrow_in_big_sections +=
+            intervals > 0 && intervals < 64 &&
+            std::any_of(live.begin(), live.end(), [&](const std::vector<int>& section) {
+              return section.size() >= 12 &&
+                     section.size() <= static_cast<std::size_t>(kMaxSubsetBuffers) + 1 &&
+                     std::find(section.begin(), section.end(), i) != section.end();
+            });
+      }
+    }
+  }
+  CHECK(narrow_in_big_sections > 100);
+}
+
+TEST_CASE("feasible offsets: copies of a set share its intervals, and a default set is empty") {
+  const OffsetSet set(OffsetIntervals{{0, 3}, {8, 8}});
+  const OffsetSet copy = set;  // NOLINT(performance-unnecessary-copy-initialization): the point
+  CHECK(copy.shared() == set.shared());
+  CHECK(&copy.intervals() == &set.intervals());
+  CHECK(copy.at_or_above(4, 1) == 8);
+  CHECK(copy.at_or_above(1, 2) == 2);
+  CHECK(copy.at_or_above(9, 1) == -1);
+  const OffsetSet none;
+  CHECK(none.empty());
+  CHECK(none.intervals().empty());
+  CHECK(none.at_or_above(0, 1) == -1);
+}
+
+}  // namespace
+}  // namespace memplace::allocation
