@@ -53,7 +53,8 @@ std::span<const SubsetSum> subset_sums(const std::vector<Buffer>& buffers,
 // The sums of [first, last) whose subsets leave out `self`, in order. Filtered without a branch:
 // any one buffer is in half the subsets, so a branch per sum was mispredicted half the time —
 // on 450-buffer problems whose windows have sections of 17 buffers (held-out seed 4019), most of
-// the search's time (docs/allocation.md, "Speed"). Valid until the next call, like subset_sums'.
+// the search's time (docs/allocation.md, "Offsets from subset sums"). Valid until the next call,
+// like subset_sums'.
 std::span<const std::int64_t> sums_without(std::span<const SubsetSum> sums, std::uint32_t self) {
   thread_local std::vector<std::int64_t> kept;
   kept.resize(sums.size());
