@@ -6,7 +6,8 @@
 namespace memplace::allocation {
 namespace {
 
-using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
+using Intervals = OffsetSet::Intervals;
+using Interval = Intervals::value_type;
 
 // A subset's sum and which of the section's buffers (bit k: its k-th) it holds.
 struct SubsetSum {
@@ -136,6 +137,53 @@ Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std:
   return Intervals(out.begin(), out.end());
 }
 
+// The first interval of `list` that ends at or above `at` (list.size() if none), looked for from
+// `hint` outwards with steps that double, then by bisection between the last two looks.
+std::size_t first_ending_at_or_above(std::span<const Interval> list, std::int64_t at,
+                                     std::size_t hint) {
+  const std::size_t n = list.size();
+  const auto ends_below = [&](std::size_t k) { return list[k].second < at; };
+  std::size_t lo = 0, hi = n;  // the answer is in [lo, hi]
+  if (hint >= n) {
+    // No hint: the whole list.
+  } else if (!ends_below(hint)) {
+    hi = hint;
+    for (std::size_t step = 1; hi > 0; step *= 2) {
+      const std::size_t k = hi > step ? hi - step : 0;
+      if (ends_below(k)) {
+        lo = k + 1;
+        break;
+      }
+      hi = k;
+    }
+  } else {
+    lo = hint + 1;
+    for (std::size_t step = 1; lo < n; step *= 2) {
+      const std::size_t k = std::min(hint + step, n - 1);
+      if (!ends_below(k)) {
+        hi = k;
+        break;
+      }
+      lo = k + 1;
+    }
+  }
+  const auto begin = list.begin() + static_cast<std::ptrdiff_t>(lo);
+  const auto end = list.begin() + static_cast<std::ptrdiff_t>(hi);
+  return static_cast<std::size_t>(
+      std::partition_point(begin, end, [&](const auto& interval) { return interval.second < at; }) -
+      list.begin());
+}
+
+// The smallest multiple of `alignment` >= `at` in the intervals from `first` on; -1 if none.
+std::int64_t aligned_from(std::span<const Interval> list, std::size_t first, std::int64_t at,
+                          std::int64_t alignment) {
+  for (std::size_t k = first; k < list.size(); ++k) {
+    const std::int64_t aligned = align_up(std::max(at, list[k].first), alignment);
+    if (aligned <= list[k].second) return aligned;
+  }
+  return -1;
+}
+
 }  // namespace
 
 const OffsetSet::Intervals& OffsetSet::intervals() const {
@@ -145,15 +193,14 @@ const OffsetSet::Intervals& OffsetSet::intervals() const {
 
 std::int64_t OffsetSet::at_or_above(std::int64_t at, std::int64_t alignment) const {
   const Intervals& list = intervals();
-  auto it =
-      std::lower_bound(list.begin(), list.end(), at,
-                       [](const auto& interval, std::int64_t x) { return interval.second < x; });
-  for (; it != list.end(); ++it) {
-    const std::int64_t from = std::max(at, it->first);
-    const std::int64_t aligned = align_up(from, alignment);
-    if (aligned <= it->second) return aligned;
-  }
-  return -1;
+  return aligned_from(list, first_ending_at_or_above(list, at, list.size()), at, alignment);
+}
+
+std::int64_t at_or_above(std::span<const Interval> intervals, std::int64_t at,
+                         std::int64_t alignment, std::uint32_t& hint) {
+  const std::size_t first = first_ending_at_or_above(intervals, at, hint);
+  if (first < intervals.size()) hint = static_cast<std::uint32_t>(first);
+  return aligned_from(intervals, first, at, alignment);
 }
 
 std::vector<OffsetSet> feasible_offsets(const Problem& problem) {

@@ -105,7 +105,7 @@ class Skyline {
     offset_.assign(n_, 0);
     if (!feasible.empty())
       for (int i = 0; i < n_; ++i)
-        feasible_.push_back(&feasible[set_.original[i]]);
+        feasible_.push_back({feasible[set_.original[i]].intervals()});
     for (int i = 0; i < n_; ++i) {
       lowest_[i] = resting_offset(i, 0);
       highest_[i] = sections_.first[i];
@@ -162,7 +162,8 @@ class Skyline {
   // when there is none.
   std::int64_t resting_offset(int i, std::int64_t at) const {
     if (feasible_.empty()) return at;
-    const std::int64_t offset = feasible_[i]->at_or_above(at, alignment_);
+    FeasibleLook& look = feasible_[i];
+    const std::int64_t offset = at_or_above(look.intervals, at, alignment_, look.hint);
     return offset < 0 ? kNone : offset;
   }
 
@@ -618,7 +619,14 @@ class Skyline {
   std::vector<char> placed_;
   int placed_buffers_ = 0;  // buffers placed by the decisions on the stack (rises place none)
   std::vector<std::int64_t> offset_;
-  std::vector<const OffsetSet*> feasible_;  // per buffer, or empty: no sets given
+  // A buffer's feasible offsets, held here rather than through the set's shared storage (the
+  // chain of pointers to it missed the cache), and where in them the last look found its offset (a
+  // hint only, so not undone on backtracking).
+  struct FeasibleLook {
+    std::span<const OffsetSet::Intervals::value_type> intervals;
+    std::uint32_t hint = 0;
+  };
+  mutable std::vector<FeasibleLook> feasible_;  // per buffer, or empty: no sets given
   detail::Trail trail_;
   std::vector<Frame> frames_;
   int recorded_depths_ = 0;  // decisions at lower depths are recorded in conflict sets

@@ -147,5 +147,49 @@ TEST_CASE("feasible offsets: copies of a set share its intervals, and a default 
   CHECK(none.at_or_above(0, 1) == -1);
 }
 
+// The smallest multiple of `alignment` >= `at` in `list`, by walking every offset of every
+// interval.
+std::int64_t smallest_aligned_walked(const OffsetIntervals& list, std::int64_t at,
+                                     std::int64_t alignment) {
+  for (const auto& [first, last] : list)
+    for (std::int64_t offset = first; offset <= last; ++offset)
+      if (offset >= at && offset % alignment == 0) return offset;
+  return -1;
+}
+
+TEST_CASE("feasible offsets: a look from any hint finds what a look from the start finds") {
+  std::mt19937_64 rng(64);
+  const auto uniform = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  int far_hints = 0, moved_hints = 0;
+  for (int round = 0; round < 400; ++round) {
+    OffsetIntervals list;
+    std::int64_t at = uniform(0, 3);
+    for (std::int64_t k = uniform(0, 70); k > 0; --k) {
+      const std::int64_t last = at + uniform(0, 4);
+      list.emplace_back(at, last);
+      at = last + uniform(2, 9);
+    }
+    const OffsetSet set(list);
+    std::uint32_t chained = 0;  // carried from look to look, as a search carries it
+    for (int look = 0; look < 60; ++look) {
+      const std::int64_t query = uniform(0, at + 5);
+      const std::int64_t alignment = uniform(1, 4);
+      const std::int64_t expected = smallest_aligned_walked(list, query, alignment);
+      REQUIRE(set.at_or_above(query, alignment) == expected);
+      const std::uint32_t before = chained;
+      REQUIRE(at_or_above(set.intervals(), query, alignment, chained) == expected);
+      moved_hints += chained != before;
+      std::uint32_t any =
+          static_cast<std::uint32_t>(uniform(0, static_cast<std::int64_t>(list.size()) + 3));
+      far_hints += any >= list.size();
+      REQUIRE(at_or_above(set.intervals(), query, alignment, any) == expected);
+    }
+  }
+  CHECK(far_hints > 100);
+  CHECK(moved_hints > 1000);
+}
+
 }  // namespace
 }  // namespace memplace::allocation
