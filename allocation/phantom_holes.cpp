@@ -29,8 +29,8 @@ std::string name_of(HoleRule rule) {
 }
 
 HoleDecompositions::HoleDecompositions(const Problem& problem, HoleRule rule,
-                                       std::size_t max_options)
-    : rule_(rule), max_options_(max_options) {
+                                       std::size_t max_options, HoleEnds ends)
+    : rule_(rule), max_options_(max_options), ends_(ends) {
   if (max_options == 0) throw std::invalid_argument("HoleDecompositions: max_options is 0");
   if (problem.alignment != 1 || problem.buffers.empty()) return;
   const Sections sections = time_sections(problem.buffers);
@@ -81,15 +81,29 @@ std::vector<HoleDecompositions::Option> HoleDecompositions::options_at(
   if (need > 0)
     for (std::size_t k = 0; k < n && k < 32; ++k)
       if (open[k].size > need) options.push_back({true, need, 1, open[k].lower, 1U << k});
+  // One whole hole and part of another, ending exactly the fall (listed after the plain options).
+  if (need > 0 && ends_ == HoleEnds::mixed)
+    for (std::size_t whole = 0; whole < n && whole < 32; ++whole)
+      for (std::size_t part = 0; part < n && part < 32; ++part)
+        if (part != whole && open[whole].size < need && open[part].size > need - open[whole].size)
+          options.push_back({true, need, 2, open[whole].lower + open[part].lower,
+                             1U << whole | 1U << part, static_cast<int>(part)});
   const bool split_first = rule_ != HoleRule::whole_first;
   std::sort(options.begin(), options.end(), [&](const Option& x, const Option& y) {
+    const bool x_mixed = x.split >= 0, y_mixed = y.split >= 0;
     if (split_first)
-      return std::tie(x.ended, x.partial, x.count, x.age, x.subset) <
-             std::tie(y.ended, y.partial, y.count, y.age, y.subset);
-    return std::tie(x.partial, x.ended, x.count, x.age, x.subset) <
-           std::tie(y.partial, y.ended, y.count, y.age, y.subset);
+      return std::tie(x_mixed, x.ended, x.partial, x.count, x.age, x.subset, x.split) <
+             std::tie(y_mixed, y.ended, y.partial, y.count, y.age, y.subset, y.split);
+    return std::tie(x_mixed, x.partial, x.ended, x.count, x.age, x.subset, x.split) <
+           std::tie(y_mixed, y.partial, y.ended, y.count, y.age, y.subset, y.split);
   });
-  if (options.size() > max_options_) options.resize(max_options_);
+  // Up to max_options_ plain options, then up to as many mixed ones (sorted after them).
+  const auto plain = static_cast<std::size_t>(
+      std::count_if(options.begin(), options.end(), [](const Option& o) { return o.split < 0; }));
+  if (plain > max_options_)
+    options.erase(options.begin() + static_cast<std::ptrdiff_t>(max_options_),
+                  options.begin() + static_cast<std::ptrdiff_t>(plain));
+  if (options.size() > 2 * max_options_) options.resize(2 * max_options_);
   return options;
 }
 
@@ -97,13 +111,19 @@ void HoleDecompositions::take(std::size_t section, const Option& option, std::ve
                               std::vector<Buffer>& closed) const {
   std::int64_t open_bytes = 0;
   std::vector<Hole> kept;
+  // The bytes of the hole that ends in part: all the option ends, less the holes ending whole.
+  std::int64_t part_ended = option.ended;
+  for (std::size_t k = 0; k < open.size(); ++k)
+    if (option.split >= 0 && (option.subset >> k & 1U) && static_cast<int>(k) != option.split)
+      part_ended -= open[k].size;
   for (std::size_t k = 0; k < open.size(); ++k) {
     open_bytes += open[k].size;
+    const bool in_part = option.split >= 0 ? static_cast<int>(k) == option.split : option.partial;
     if (!(option.subset >> k & 1U)) {
       kept.push_back(open[k]);
-    } else if (option.partial) {
-      closed.push_back({"", open[k].lower, cuts_[section], option.ended});
-      kept.push_back({open[k].lower, open[k].size - option.ended});
+    } else if (in_part) {
+      closed.push_back({"", open[k].lower, cuts_[section], part_ended});
+      kept.push_back({open[k].lower, open[k].size - part_ended});
     } else {
       closed.push_back({"", open[k].lower, cuts_[section], open[k].size});
     }

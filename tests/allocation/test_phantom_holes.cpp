@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -74,6 +75,37 @@ TEST_CASE("phantom holes: two holes that start together, under both rules") {
   CHECK_FALSE(c.next().has_value());
 }
 
+TEST_CASE("phantom holes: mixed ends, a whole hole and part of another, after the plain options") {
+  // Capacity 20; spare 10 in [0, 1), 15 in [1, 2), 4 in [2, 3): at 2 the spare bytes fall by 11,
+  // of the holes of 10 (open from 0) and 5 (from 1). Plain: both end and a hole of 4 opens. Mixed,
+  // too: the 5 whole and 6 of the 10 (its other 4 run on from 0), or the 10 whole and 1 of the 5.
+  const Problem p{{{"a", 0, 2, 5}, {"b", 0, 1, 5}, {"c", 2, 3, 16}}, 20, 1};
+  const std::vector<Rect> plain = {{0, 2, 10}, {1, 2, 5}, {2, 3, 4}};
+  const std::vector<Rect> five_whole = {{0, 2, 6}, {1, 2, 5}, {0, 3, 4}};
+  const std::vector<Rect> ten_whole = {{0, 2, 10}, {1, 2, 1}, {1, 3, 4}};
+  for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+    const HoleDecompositions only_plain(p, rule);
+    const HoleDecompositions mixed(p, rule, HoleDecompositions::kMaxOptions, HoleEnds::mixed);
+    std::vector<int> options;
+    CHECK(rects(only_plain.walk({}, &options)) == plain);
+    CHECK(options == std::vector<int>{1, 2, 1});
+    CHECK(rects(mixed.walk({}, &options)) == plain);
+    CHECK(options == std::vector<int>{1, 2, 3});
+    CHECK(rects(mixed.walk(std::vector<int>{0, 0, 1})) == five_whole);
+    CHECK(rects(mixed.walk(std::vector<int>{0, 0, 2})) == ten_whole);
+    for (const std::vector<Rect>& holes : {five_whole, ten_whole}) {
+      std::vector<Buffer> buffers;
+      for (const Rect& r : holes)
+        buffers.push_back({"hole", r.lower, r.upper, r.size});
+      CHECK(every_section_full(p, buffers));
+    }
+    // The bound cuts each kind: with one option a cut, the plain one and the first mixed one.
+    const HoleDecompositions one(p, rule, 1, HoleEnds::mixed);
+    CHECK(rects(one.walk(std::vector<int>{0, 0, 2}, &options)) == five_whole);
+    CHECK(options == std::vector<int>{1, 1, 2});
+  }
+}
+
 TEST_CASE("phantom holes: every decomposition fills every section of generated problems") {
   for (const std::uint64_t seed : {1, 2, 3, 4}) {
     const ZeroSlackProblem z = generate_with_spare_bytes(60, 1 << 20, seed, 10);
@@ -90,6 +122,35 @@ TEST_CASE("phantom holes: every decomposition fills every section of generated p
       }
     }
   }
+  // With mixed ends too, along random choices of up to 24 options a cut; along the rule's first
+  // options, every cut lists the plain options and maybe more.
+  std::mt19937_64 rng(4019);
+  int mixed_cuts = 0, mixed_taken = 0;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const ZeroSlackProblem z = generate_with_spare_bytes(60, 1 << 20, seed, 10);
+    for (const HoleRule rule : {HoleRule::whole_first, HoleRule::split_first}) {
+      const HoleDecompositions plain(z.problem, rule, 24);
+      const HoleDecompositions mixed(z.problem, rule, 24, HoleEnds::mixed);
+      std::vector<int> options, plain_options;
+      CHECK(rects(mixed.walk({}, &options)) == rects(plain.walk({}, &plain_options)));
+      for (std::size_t cut = 0; cut < options.size(); ++cut) {
+        CHECK(options[cut] >= plain_options[cut]);
+        mixed_cuts += options[cut] > plain_options[cut];
+      }
+      for (int walk = 0; walk < 30; ++walk) {
+        std::vector<int> choices(mixed.cuts().size() - 1);
+        for (int& choice : choices)
+          choice = static_cast<int>(rng() % 24);
+        const std::vector<Buffer> holes = mixed.walk(choices);
+        CHECK(every_section_full(z.problem, holes));
+        for (const Buffer& h : holes)
+          CHECK((h.size > 0 && h.lower < h.upper));
+        mixed_taken += rects(holes) != rects(plain.walk(choices));
+      }
+    }
+  }
+  CHECK(mixed_cuts > 20);
+  CHECK(mixed_taken > 10);
 }
 
 // The repaired sweeps offer up to 24 options a cut, everything else 6: the bound cuts one
