@@ -95,8 +95,8 @@ class HoleDecompositions {
     // the plain options.
     int split = -1;
   };
-  // The options at the cut starting `section`, best first (at most max_options_); empty where the
-  // spare bytes keep the open holes.
+  // The options at the cut starting `section`, best first (at most max_options_ plain ones, then
+  // at most as many mixed ones); empty where the spare bytes keep the open holes.
   std::vector<Option> options_at(std::size_t section, const std::vector<Hole>& open) const;
   // Takes `option` at the cut starting `section`: the holes it ends join `closed`, and a hole with
   // the bytes then missing opens.
