@@ -9,20 +9,14 @@ namespace {
 using Intervals = OffsetSet::Intervals;
 using Interval = Intervals::value_type;
 
-// A subset's sum and which of the section's buffers (bit k: its k-th) it holds.
-struct SubsetSum {
-  std::int64_t sum;
-  std::uint32_t members;
-};
-
-// Every subset of a section's buffers, sorted by sum: the sums so far merged with themselves
-// shifted by the next buffer's size (no sort: 2^(k+1) steps; ties keep the unshifted sum first).
-// The sums live in storage kept per thread, valid until the next call: a section of 18 buffers has
-// 2^18 of them (4 MB), and storage allocated afresh for every section was mapped anew by the
-// kernel each time — on published problem E a third of the run (docs/allocation.md, "Speed").
-std::span<const SubsetSum> subset_sums(const std::vector<Buffer>& buffers,
-                                       const std::vector<int>& in) {
-  thread_local std::vector<SubsetSum> sums, merged;
+// Every subset of a section's buffers, sorted by sum, into `sums`: the sums so far merged with
+// themselves shifted by the next buffer's size (no sort: 2^(k+1) steps; ties keep the unshifted sum
+// first). Merged in `sums`' storage and in storage kept per thread: a section of 18 buffers has
+// 2^18 sums (4 MB), and storage allocated afresh for every section was mapped anew by the kernel
+// each time — on published problem E a third of the run (docs/allocation.md, "Speed").
+void subset_sums(const std::vector<Buffer>& buffers, const std::vector<int>& in,
+                 std::vector<SubsetSum>& sums) {
+  thread_local std::vector<SubsetSum> merged;
   const std::size_t count = std::size_t{1} << in.size();
   sums.reserve(count);
   merged.reserve(count);
@@ -48,7 +42,6 @@ std::span<const SubsetSum> subset_sums(const std::vector<Buffer>& buffers,
       *out++ = {from[b].sum + size, from[b].members | bit};
     sums.swap(merged);
   }
-  return sums;
 }
 
 // The sums of [first, last) whose subsets leave out `self`, in order. Filtered without a branch:
@@ -67,6 +60,22 @@ std::span<const std::int64_t> sums_without(std::span<const SubsetSum> sums, std:
   return {kept.data(), n};
 }
 
+// The first sum from index `from` on that exceeds `x` (sums.size() if none), looked for with steps
+// that double from `from`, then by bisection between the last two looks.
+std::size_t first_above(std::span<const SubsetSum> sums, std::size_t from, std::int64_t x) {
+  const std::size_t n = sums.size();
+  std::size_t lo = from, hi = from;  // the sums in [from, lo) are <= x; sums[hi] > x or hi == n
+  for (std::size_t step = 1; hi < n && sums[hi].sum <= x; step *= 2) {
+    lo = hi + 1;
+    hi = std::min(n, from + step);
+  }
+  const auto begin = sums.begin() + static_cast<std::ptrdiff_t>(lo);
+  const auto end = sums.begin() + static_cast<std::ptrdiff_t>(hi);
+  return static_cast<std::size_t>(
+      std::partition_point(begin, end, [&](const SubsetSum& s) { return s.sum <= x; }) -
+      sums.begin());
+}
+
 inline void append(Intervals& list, std::int64_t from, std::int64_t to) {
   if (!list.empty() && from <= list.back().second + 1)
     list.back().second = std::max(list.back().second, to);
@@ -74,48 +83,45 @@ inline void append(Intervals& list, std::int64_t from, std::int64_t to) {
     list.emplace_back(from, to);
 }
 
-// The offsets of `within` that a buffer (bit `self` of the section) can take given the section's
-// subset sums: those within `spare` bytes above the sum of a subset without it. Two ways to the
-// same set (each appends in order, so each gives it merged the same way):
-// - the union of those ranges in one pass over the sorted sums, then intersected with `within`:
-//   linear, where scanning each interval of `within` for its sums once took |within| x the sums in
-//   `spare` bytes, which on memories with spare bytes ran for minutes;
-// - where `within` is already narrow (the sections with fewest buffers come first), only the sums
-//   that reach each interval of `within`, found by binary search: on full memories most of a big
-//   section's 2^17 sums reach none, and the guided guesses' windows (guided_holes.hpp) compute
-//   these sets thousands of times.
-Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std::uint32_t self,
-                  std::int64_t spare) {
-  // The sums that reach [lo, hi]: those in [lo - spare, hi].
-  const auto reaching = [&](std::int64_t lo, std::int64_t hi) {
-    const auto by_sum = [](const SubsetSum& s, std::int64_t x) { return s.sum < x; };
-    return std::pair{std::lower_bound(sums.begin(), sums.end(), lo - spare, by_sum),
-                     std::lower_bound(sums.begin(), sums.end(), hi + 1, by_sum)};
-  };
-  // Two binary searches per interval, then the sums reached: worth it when fewer than all.
-  std::size_t reached = sums.size();
-  if (within.size() * 64 < sums.size()) {
-    reached = 0;
-    for (const auto& [lo, hi] : within) {
-      const auto [first, last] = reaching(lo, hi);
-      reached += static_cast<std::size_t>(last - first);
+// allowed() by jumps (below): for each interval [lo, hi] of `within`, the ranges of the sums
+// without the buffer in [lo - spare, hi], clipped to it.
+void add_by_jumps(Intervals& out, const Intervals& within, std::span<const SubsetSum> sums,
+                  std::uint32_t self, std::int64_t spare) {
+  const std::size_t n = sums.size();
+  const auto without_self = [&](std::size_t k) { return (sums[k].members & self) == 0; };
+  std::size_t reach = 0;  // the first sum >= lo - spare: rises with `within`'s intervals
+  for (const auto& [lo, hi] : within) {
+    reach = first_above(sums, reach, lo - spare - 1);
+    std::size_t k = reach;
+    while (true) {
+      while (k < n && !without_self(k))
+        ++k;
+      if (k == n || sums[k].sum > hi) break;
+      const std::int64_t from = sums[k].sum;
+      std::int64_t to = from + spare;
+      std::size_t taken =
+          k + 1;  // the sums before it are <= to + 1: taken in or holding the buffer
+      while (to < hi) {
+        const std::size_t next = first_above(sums, taken, to + 1);
+        std::size_t last = next;  // one past the largest sum without the buffer in [taken, next)
+        while (last > taken && !without_self(last - 1))
+          --last;
+        if (last == taken) break;
+        to = std::max(to, sums[last - 1].sum + spare);
+        taken = next;
+      }
+      append(out, std::max(from, lo), std::min(to, hi));
+      if (to >= hi) break;
+      k = taken;  // the sums before it are <= to + 1; the next range starts above to + 1
     }
   }
-  // Grown in storage kept per thread, then copied once at its size: grown afresh, sets of
-  // thousands of intervals were mapped anew page by page at every doubling.
-  thread_local Intervals out;
-  out.clear();
-  if (reached < sums.size()) {
-    for (const auto& [lo, hi] : within) {
-      const auto [first, last] = reaching(lo, hi);
-      for (const std::int64_t sum : sums_without({first, last}, self))
-        append(out, std::max(lo, sum), std::min(hi, sum + spare));
-    }
-    return Intervals(out.begin(), out.end());
-  }
-  // The union of the ranges, merged as the sums come (in order), each merged range intersected
-  // with `within` at once; only the sums from `within`'s lowest offset less `spare` to its
-  // highest can reach it.
+}
+
+// allowed() in one pass (below): the ranges merged as the sums come, each merged range
+// intersected with `within` at once; only the sums from `within`'s lowest offset less `spare` to
+// its highest can reach it.
+void add_in_one_pass(Intervals& out, const Intervals& within, std::span<const SubsetSum> sums,
+                     std::uint32_t self, std::int64_t spare) {
   auto w = within.begin();
   const auto clip = [&](std::int64_t from, std::int64_t to) {
     while (w != within.end() && w->second < from)
@@ -123,9 +129,10 @@ Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std:
     for (auto it = w; it != within.end() && it->first <= to; ++it)
       append(out, std::max(from, it->first), std::min(to, it->second));
   };
-  const auto [first, last] = reaching(within.front().first, within.back().second);
+  const std::size_t first = first_above(sums, 0, within.front().first - spare - 1);
+  const std::size_t last = first_above(sums, first, within.back().second);
   std::int64_t from = 0, to = -1;  // the merged range being grown (none while to < from)
-  for (const std::int64_t sum : sums_without({first, last}, self)) {
+  for (const std::int64_t sum : sums_without(sums.subspan(first, last - first), self)) {
     if (to >= from && sum <= to + 1) {
       to = std::max(to, sum + spare);
       continue;
@@ -134,6 +141,46 @@ Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std:
     from = sum, to = sum + spare;
   }
   if (to >= from) clip(from, to);
+}
+
+// The offsets of `within` that a buffer (bit `self` of the section) can take given the section's
+// sorted subset sums: those within `spare` bytes above the sum of a subset without it, that is,
+// the union of [sum, sum + spare] over those sums, intersected with `within`. Two ways to the same
+// set (each appends in order, so each gives it merged the same way):
+// - by jumps, for each interval [lo, hi] of `within`, from the sums in [lo - spare, hi]: a range
+//   [from, to] takes in every sum up to to + 1 at once, as far as the largest of them without the
+//   buffer (a doubling search, then a step or two back: half the subsets hold it), so a range
+//   costs a few searches however many sums it covers. Where `spare` spans many sums, or `within`
+//   is narrow (the sections with fewest buffers come first; on full memories most of a big
+//   section's 2^17 sums reach no interval of it);
+// - in one pass over the sums without the buffer (filtered without a branch), elsewhere: where
+//   ranges hold a sum or two each, as on sections with no spare byte, jumps cost more than the
+//   pass, whose merged ranges are intersected with `within` as they come.
+// Until 2026-11-29 each interval of `within` scanned its sums one by one, which on memories with
+// spare bytes ran for minutes; until 2026-12-05 the pass was taken wherever `within` was wide,
+// visiting 2^16 sums for each buffer of a section of 17 however much spare merged them
+// (docs/allocation.md, "Offsets from subset sums").
+Intervals allowed(const Intervals& within, std::span<const SubsetSum> sums, std::uint32_t self,
+                  std::int64_t spare) {
+  // Grown in storage kept per thread, then copied once at its size: grown afresh, sets of
+  // thousands of intervals were mapped anew page by page at every doubling.
+  thread_local Intervals out;
+  out.clear();
+  // Jumps cost a few searches per interval of `within` and per range, of which an interval of
+  // `within` holds at most one per spare + 2 bytes it and the spare bytes below it span; the pass,
+  // a step or two per sum from `within`'s lowest offset less `spare` to its highest.
+  double spanned = 0;
+  for (const auto& [lo, hi] : within)
+    spanned += static_cast<double>(hi - lo + 1 + spare);
+  const double ranges = spanned / static_cast<double>(spare + 2);
+  const std::size_t first = first_above(sums, 0, within.front().first - spare - 1);
+  const std::size_t in_span = first_above(sums, first, within.back().second) - first;
+  const bool jumps =
+      16 * (2 * static_cast<double>(within.size()) + ranges) < static_cast<double>(in_span);
+  if (jumps)
+    add_by_jumps(out, within, sums, self, spare);
+  else
+    add_in_one_pass(out, within, sums, self, spare);
   return Intervals(out.begin(), out.end());
 }
 
@@ -213,6 +260,8 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
     sections_.clear();
     sets_.clear();
     stored_ = 0;
+    sums_.clear();  // by ids that will now be given anew
+    stored_sums_ = 0;
   }
   const std::vector<Buffer>& buffers = problem.buffers;
   const Sections sections = time_sections(buffers);
@@ -224,6 +273,11 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
         crossing[s].push_back(i);
         spare[s] -= buffers[i].size;
       }
+  // Each section's buffers by size, so that remembered sums (bit k: the k-th smallest) fit any
+  // section of the same sizes; buffers of one size are interchangeable in them.
+  for (std::vector<int>& in : crossing)
+    std::stable_sort(in.begin(), in.end(),
+                     [&](int a, int b) { return buffers[a].size < buffers[b].size; });
   // Each section's kind: its bytes overflow (its buffers have no offset), it has too many
   // buffers to enumerate (skipped), or the id of its spare bytes and buffer sizes.
   constexpr std::int64_t kOverflows = -1, kSkipped = -2;
@@ -277,7 +331,7 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return crossing[a].size() < crossing[b].size(); });
   for (const int s : order) {
-    const std::span<const SubsetSum> sums = subset_sums(buffers, crossing[s]);
+    const std::span<const SubsetSum> sums = sums_of(kind[s], buffers, crossing[s]);
     for (std::size_t k = 0; k < crossing[s].size(); ++k) {
       const int i = crossing[s][k];
       if (fresh[i] && !sets[i].empty())
@@ -291,6 +345,31 @@ std::vector<OffsetSet> OffsetSetMemo::operator()(const Problem& problem) {
     if (sets_.try_emplace(std::move(keys[i]), out[i].shared()).second) stored_ += words;
   }
   return out;
+}
+
+std::span<const SubsetSum> OffsetSetMemo::sums_of(std::int64_t id,
+                                                  const std::vector<Buffer>& buffers,
+                                                  const std::vector<int>& in) {
+  ++clock_;
+  if (const auto known = sums_.find(id); known != sums_.end()) {
+    known->second.used = clock_;
+    return known->second.sums;
+  }
+  std::vector<SubsetSum> storage;  // an evicted section's, when one is: no fresh mapping
+  const std::size_t count = std::size_t{1} << in.size();
+  while (!sums_.empty() && stored_sums_ + count > max_stored_sums_) {
+    const auto oldest = std::min_element(
+        sums_.begin(), sums_.end(),
+        [](const auto& a, const auto& b) { return a.second.used < b.second.used; });
+    stored_sums_ -= oldest->second.sums.capacity();
+    storage = std::move(oldest->second.sums);
+    sums_.erase(oldest);
+  }
+  subset_sums(buffers, in, storage);
+  stored_sums_ += storage.capacity();
+  StoredSums& stored = sums_[id];
+  stored = {std::move(storage), clock_};
+  return stored.sums;
 }
 
 }  // namespace memplace::allocation

@@ -2,7 +2,7 @@
 // per buffer and offset, a knapsack table of the sums its section-mates' subsets reach, instead of
 // the sorted subset sums the solver merges and filters. Random problems with up to 20 buffers live
 // at once (the sections of more than 17 skipped), small sizes and no, few or many spare bytes, so
-// that both ways `allowed` takes (one pass over all sums; binary searches into narrow sets) run.
+// that both ways `allowed` takes (one pass over the sums; jumps from range to range) run.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -105,7 +105,7 @@ void check_sets(const std::vector<OffsetSet>& sets, const std::vector<OffsetInte
 TEST_CASE("feasible offsets: the same sets as a knapsack reference on random problems") {
   OffsetSetMemo memo;  // kept across problems: what it remembers must not change a set
   // What the cases mean to cover: buffers in sections of 12 to 17 buffers (4,096 sums or more)
-  // whose sets end narrow (fewer than 64 intervals), which `allowed` searches rather than scans.
+  // whose sets end narrow (fewer than 64 intervals), which `allowed` takes by jumps.
   int narrow_in_big_sections = 0;
   for (const std::int64_t spare : {0, 3, 40, -5}) {
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {

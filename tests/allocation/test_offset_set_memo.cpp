@@ -1,7 +1,8 @@
 // The memo of feasible offsets (allocation/feasible_offsets.hpp, OffsetSetMemo) gives the same
 // sets as computing them afresh, over the problems the portfolio feeds it — a problem with spare
 // bytes, its guesses of the holes, a guided sweep's overlapping windows — and when its bound makes
-// it forget along the way.
+// it forget along the way; and the subset sums it keeps per section fit a section of the same
+// sizes whatever the order of its buffers.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -69,6 +70,25 @@ TEST_CASE("feasible offsets remembered: forgetting at a small bound changes no s
   OffsetSetMemo memo(200);  // dropped after a problem or two
   check_same_sets(memo,
                   portfolio_like_problems(generate_with_spare_bytes(60, 1048576, 7, 5).problem));
+}
+
+TEST_CASE("feasible offsets remembered: keeping few subset sums changes no set") {
+  OffsetSetMemo memo(OffsetSetMemo::kMaxStoredWords, 64);  // room for one section of 6 buffers
+  check_same_sets(memo,
+                  portfolio_like_problems(generate_with_spare_bytes(60, 1048576, 7, 5).problem));
+}
+
+TEST_CASE("feasible offsets remembered: a section's sums fit its sizes in any order") {
+  // Both problems share the section [0, 1) of sizes 2, 3 and 4 with no spare byte, its buffers
+  // listed in opposite orders. In the second, w lives on (a section more), so its set is made
+  // afresh from the sums the first left: the sums of u and v, {0, 2, 3, 5}. Sums taken by the
+  // order of the buffers would leave out u instead: {0, 3, 4}.
+  const Problem first{{{"u", 0, 1, 2}, {"v", 0, 1, 3}, {"w", 0, 2, 4}}, 9, 1};
+  const Problem second{{{"w", 0, 3, 4}, {"v", 0, 1, 3}, {"u", 0, 1, 2}, {"t", 2, 3, 1}}, 9, 1};
+  OffsetSetMemo memo;
+  check_same_sets(memo, {first, second});
+  CHECK(memo(second)[0].intervals() ==
+        std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 0}, {2, 3}, {5, 5}});
 }
 
 TEST_CASE("feasible offsets remembered: an overfull section and a buffer too big stay empty") {
