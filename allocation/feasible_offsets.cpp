@@ -99,8 +99,8 @@ void add_by_jumps(Intervals& out, const Intervals& within, std::span<const Subse
       if (k == n || sums[k].sum > hi) break;
       const std::int64_t from = sums[k].sum;
       std::int64_t to = from + spare;
-      std::size_t taken =
-          k + 1;  // the sums before it are <= to + 1: taken in or holding the buffer
+      // The sums before `taken` are <= to + 1: taken in, or holding the buffer.
+      std::size_t taken = k + 1;
       while (to < hi) {
         const std::size_t next = first_above(sums, taken, to + 1);
         std::size_t last = next;  // one past the largest sum without the buffer in [taken, next)
