@@ -111,21 +111,6 @@ struct GuidedRun {
   bool made = false;
 };
 
-// The problem with time reversed: the same packings, found by the skyline search in another
-// order (it fills the earliest valley first).
-Problem time_reversed(const Problem& problem) {
-  Problem reversed = problem;
-  std::int64_t end = 0;
-  for (const Buffer& b : problem.buffers)
-    end = std::max(end, b.upper);
-  for (Buffer& b : reversed.buffers) {
-    const std::int64_t lower = b.lower;
-    b.lower = end - b.upper;
-    b.upper = end - lower;
-  }
-  return reversed;
-}
-
 // The two exact searches, each under every rank order (the skyline search forward and with time
 // reversed too), in turn, each run stopped at a placement budget that doubles every round: their
 // running times are heavy-tailed, and a search and order that make one problem hard often make

@@ -8,6 +8,19 @@
 
 namespace memplace::allocation {
 
+Problem time_reversed(const Problem& problem) {
+  Problem reversed = problem;
+  std::int64_t end = 0;
+  for (const Buffer& b : problem.buffers)
+    end = std::max(end, b.upper);
+  for (Buffer& b : reversed.buffers) {
+    const std::int64_t lower = b.lower;
+    b.lower = end - b.upper;
+    b.upper = end - lower;
+  }
+  return reversed;
+}
+
 std::int64_t peak_live_bytes(std::span<const Buffer> buffers) {
   // +size at lower, -size at upper; at equal steps the ends go first (half-open lifetimes).
   std::vector<std::pair<std::int64_t, std::int64_t>> events;

@@ -57,6 +57,11 @@ inline std::int64_t align_up(std::int64_t value, std::int64_t alignment) {
   return align_down(value + alignment - 1, alignment);
 }
 
+// The problem with time reversed (a buffer live in [lower, upper) lives in [end - upper, end -
+// lower), end the last step): the same packings, which the skyline search finds in another order,
+// as it fills the earliest valley first.
+Problem time_reversed(const Problem& problem);
+
 // The time axis cut at every buffer's lower and upper end: section s is the steps
 // [cuts[s], cuts[s + 1]), and buffer i covers sections [first[i], last[i]).
 struct Sections {

@@ -100,8 +100,15 @@ ZeroSlackProblem generate_with_spare_bytes(int buffers, std::int64_t capacity, s
   const std::vector<std::size_t> order = shuffled_positions(cut.problem.buffers.size(), rng);
   std::vector<std::size_t> kept(order.begin() + removed, order.end());
   std::sort(kept.begin(), kept.end());
+  std::vector<std::size_t> taken(order.begin(), order.begin() + removed);
+  std::sort(taken.begin(), taken.end());
   ZeroSlackProblem out;
   out.problem.capacity = capacity;
+  for (const std::size_t k : taken) {
+    out.removed.push_back(cut.problem.buffers[k]);
+    out.removed.back().id = "removed " + std::to_string(out.removed_offsets.size());
+    out.removed_offsets.push_back(cut.offsets[k]);
+  }
   for (const std::size_t k : kept) {
     out.problem.buffers.push_back(cut.problem.buffers[k]);
     out.problem.buffers.back().id = std::to_string(out.offsets.size());

@@ -14,6 +14,11 @@ namespace memplace::allocation {
 struct ZeroSlackProblem {
   Problem problem;                    // ids "0", "1", ... in a random order
   std::vector<std::int64_t> offsets;  // the packing it was cut from
+  // generate_with_spare_bytes: the buffers removed (ids "removed 0", ...) and where they were in
+  // the cut — the free space `offsets` leaves, so the phantom holes of one right guess (a
+  // development aid: allocation/hole_reach.hpp). Empty for a zero-slack problem.
+  std::vector<Buffer> removed;
+  std::vector<std::int64_t> removed_offsets;
 };
 
 // `buffers` >= 1 buffers in a memory of `capacity` >= `buffers` bytes. The address space is a row
