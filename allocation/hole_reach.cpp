@@ -1,12 +1,7 @@
 #include "allocation/hole_reach.hpp"
 
-#include <cstdint>
-#include <map>
-
 namespace memplace::allocation {
-namespace {
 
-// The bytes of the rectangles live at `step`, by the step each opened at.
 std::map<std::int64_t, std::int64_t> bytes_by_opening(std::span<const Buffer> rectangles,
                                                       std::int64_t step) {
   std::map<std::int64_t, std::int64_t> bytes;
@@ -14,8 +9,6 @@ std::map<std::int64_t, std::int64_t> bytes_by_opening(std::span<const Buffer> re
     if (r.lower <= step && step < r.upper) bytes[r.lower] += r.size;
   return bytes;
 }
-
-}  // namespace
 
 HoleReach reach_free_space(const HoleDecompositions& decompositions,
                            std::span<const Buffer> free_space) {

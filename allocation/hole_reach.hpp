@@ -6,6 +6,8 @@
 // the misses lack").
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -23,6 +25,10 @@ struct HoleReach {
   int deviations = 0;  // cuts where an option other than the first was taken
   int stuck_at = -1;   // the first section that no option reaches; -1 when the walk reached all
 };
+
+// The bytes of the rectangles (holes, or a free space) live at `step`, by the step each opened at.
+std::map<std::int64_t, std::int64_t> bytes_by_opening(std::span<const Buffer> rectangles,
+                                                      std::int64_t step);
 
 // Walks the decomposition's cuts in time order, taking at each cut that offers options the first
 // under which, in the section it starts, the holes opened at each step hold as many bytes as the

@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,11 +62,8 @@ std::string search_full(const Problem& problem, const std::vector<Buffer>& holes
 
 // "bytes@step ..." of the rectangles live at `step`, by the step each opened at.
 std::string by_opening(const std::vector<Buffer>& rectangles, std::int64_t step) {
-  std::map<std::int64_t, std::int64_t> bytes;
-  for (const Buffer& r : rectangles)
-    if (r.lower <= step && step < r.upper) bytes[r.lower] += r.size;
   std::string out;
-  for (const auto& [opened, size] : bytes)
+  for (const auto& [opened, size] : bytes_by_opening(rectangles, step))
     out += " " + std::to_string(size) + "@" + std::to_string(opened);
   return out;
 }
@@ -87,6 +83,7 @@ void walk(const Problem& problem, const std::vector<Buffer>& free_space, HoleRul
                 search_full(problem, decompositions.walk(reach.choices)).c_str());
     return;
   }
+  // Never the first section: with no hole open yet, its cut offers one option.
   const auto s = static_cast<std::size_t>(reach.stuck_at);
   std::printf(" no option of %d at step %lld\n", reach.offered[s], static_cast<long long>(cuts[s]));
   std::printf("  free space there:%s\n", by_opening(free_space, cuts[s]).c_str());
