@@ -51,8 +51,8 @@ RefutedHolesStep RefutedHoles::run(std::uint64_t allowance, const SearchLimits& 
   return stopped;
 }
 
-std::optional<ExactSearchResult> RefutedHoles::search(const Problem& problem,
-                                                      std::uint64_t budget) {
+std::optional<ExactSearchResult> RefutedHoles::search(const Problem& problem, std::uint64_t budget,
+                                                      bool offset_sets) {
   const double seconds_left =
       limits_.seconds -
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -62,8 +62,9 @@ std::optional<ExactSearchResult> RefutedHoles::search(const Problem& problem,
     out_of_limits_ = true;
     return std::nullopt;
   }
-  ExactSearchResult r = skyline_search(problem, {seconds_left, run_budget},
-                                       RankOrder::busiest_section, {}, 0, offsets_(problem));
+  ExactSearchResult r =
+      skyline_search(problem, {seconds_left, run_budget}, RankOrder::busiest_section, {}, 0,
+                     offset_sets ? offsets_(problem) : std::vector<OffsetSet>{});
   spent_ += r.nodes;
   if (r.outcome == SearchOutcome::limit && r.nodes < budget) {
     out_of_limits_ = true;  // stopped by `limits`, not by its own budget: redone next call
@@ -86,6 +87,19 @@ void RefutedHoles::start_next_candidate() {
   if (c.candidate.refuted_in > 0) {
     start_bisection();
     c.upper_cost = c.candidate.refuted_in;
+  }
+}
+
+void RefutedHoles::start_extending() {
+  Current& c = current_.emplace();
+  c.candidate = std::move(extendable_.front());
+  extendable_.pop_front();
+  c.full = with_holes(problem_, decompositions_.walk(c.candidate.choices, &c.options));
+  if (c.candidate.prefix_packs) {
+    start_frontier();
+  } else {
+    c.upper = c.candidate.prefix_end;
+    start_extensions();
   }
 }
 
@@ -117,13 +131,33 @@ void RefutedHoles::start_probes() {
   c.next = 0;
 }
 
+void RefutedHoles::start_frontier() {
+  Current& c = *current_;
+  c.phase = Phase::frontier;
+  c.lower = c.candidate.prefix_end;
+  c.upper = cuts_;
+}
+
+void RefutedHoles::start_extensions() {
+  Current& c = *current_;
+  c.phase = Phase::extend;
+  c.deviations.clear();
+  for (int cut = c.upper - 1; cut >= c.candidate.first_cut; --cut)
+    for (int option = 1; option < c.options[static_cast<std::size_t>(cut)]; ++option)
+      c.deviations.push_back({cut, option});
+  c.next = 0;
+}
+
 std::optional<RefutedHolesStep> RefutedHoles::step() {
   if (!current_) {
-    if (candidates_.empty()) {
+    if (!candidates_.empty())
+      start_next_candidate();
+    else if (!extendable_.empty())
+      start_extending();
+    else {
       exhausted_ = true;
       return std::nullopt;
     }
-    start_next_candidate();
   }
   Current& c = *current_;
   const auto packing = [&](ExactSearchResult& r, const Candidate& guess) {
@@ -186,6 +220,8 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
       std::optional<ExactSearchResult> r = search(prefix, budget);
       if (!r) return std::nullopt;
       ++c.next;
+      child.prefix_end = c.upper;
+      child.prefix_packs = r->outcome == SearchOutcome::packed;
       if (r->outcome == SearchOutcome::packed)
         c.packing_prefix.push_back(std::move(child));
       else if (r->outcome == SearchOutcome::limit)
@@ -194,6 +230,7 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
     }
     case Phase::probe: {
       if (c.next == c.deviations.size()) {
+        if (c.candidate.prefix_end > 0) extendable_.push_back(c.candidate);
         c.phase = Phase::done;
         return std::nullopt;
       }
@@ -203,6 +240,40 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
       if (!r) return std::nullopt;
       ++c.next;
       if (r->outcome == SearchOutcome::packed) return packing(*r, child);
+      return std::nullopt;
+    }
+    case Phase::frontier: {
+      if (c.upper - c.lower <= 1) {
+        start_extensions();
+        return std::nullopt;
+      }
+      const int middle = c.lower + (c.upper - c.lower) / 2;
+      std::optional<ExactSearchResult> r =
+          search(time_window(c.full, cuts.front(), cuts[static_cast<std::size_t>(middle)]),
+                 kExtendPlacements, false);
+      if (!r) return std::nullopt;
+      if (r->outcome == SearchOutcome::packed)
+        c.lower = middle;
+      else
+        c.upper = middle;
+      return std::nullopt;
+    }
+    case Phase::extend: {
+      if (c.next == c.deviations.size()) {
+        c.phase = Phase::done;
+        return std::nullopt;
+      }
+      Candidate child = deviated(c.candidate, c.deviations[c.next]);
+      const Problem prefix = time_window(with_holes(problem_, decompositions_.walk(child.choices)),
+                                         cuts.front(), cuts[static_cast<std::size_t>(c.upper)]);
+      std::optional<ExactSearchResult> r = search(prefix, kExtendPlacements, false);
+      if (!r) return std::nullopt;
+      ++c.next;
+      if (r->outcome == SearchOutcome::packed) {
+        child.prefix_end = c.upper;
+        child.prefix_packs = true;
+        candidates_.push_back(std::move(child));
+      }
       return std::nullopt;
     }
     case Phase::done:

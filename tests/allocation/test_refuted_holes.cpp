@@ -13,6 +13,7 @@
 #include "allocation/refuted_holes.hpp"
 #include "allocation/skyline_search.hpp"
 #include "allocation/zero_slack_generator.hpp"
+#include "tests/support/sanitized.hpp"
 
 namespace memplace::allocation {
 namespace {
@@ -121,6 +122,24 @@ TEST_CASE("refutation-directed guesses: a placement limit stops them, and they g
   const RefutedHolesStep resumed = limited.run(kAllowance, {3600, 0});
   REQUIRE(resumed.outcome == SearchOutcome::packed);
   CHECK(resumed.choices == at_once.choices);
+}
+
+// Spare-bytes problem 450, seed 4112 (a held-out miss until 2026-12-05): whole-first's first guess
+// is refuted by its prefix ending at cut 150; of the single deviations before it only cut 1's is
+// left undecided there, its search too, and no single deviation more packs the whole problem —
+// where the guesses used to end. Extended on that prefix, one deviation of 175 makes it pack (cut
+// 33); that guess is undecided again, and extended on its frontier, cut 168's packs. About 20 s in
+// the optimised build: left out under the sanitizers, which check the same code in the cases above.
+TEST_CASE("refutation-directed guesses: extensions where a kept guess is left undecided") {
+  if (testing::kSanitized) return;
+  const Problem p = spare_bytes_problem(450, 4112);
+  OffsetSetMemo offsets;
+  RefutedHoles guesses(p, HoleRule::whole_first, first_guess_refuted_in(p, HoleRule::whole_first),
+                       offsets);
+  const RefutedHolesStep step = guesses.run(4 * kAllowance, {3600, 0});
+  REQUIRE(step.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(p, step.offsets).empty());
+  CHECK(deviations(step.choices) == std::vector<int>{1, 33, 168});
 }
 
 TEST_CASE("refutation-directed guesses: none on a problem without spare bytes") {
