@@ -79,11 +79,22 @@ RefutedHoles::Candidate RefutedHoles::deviated(const Candidate& c, Deviation d) 
   return next;
 }
 
-void RefutedHoles::start_next_candidate() {
+Problem RefutedHoles::prefix_of(const Candidate& c, int prefix_end) const {
+  const std::vector<std::int64_t>& cuts = decompositions_.cuts();
+  return time_window(with_holes(problem_, decompositions_.walk(c.choices)), cuts.front(),
+                     cuts[static_cast<std::size_t>(prefix_end)]);
+}
+
+RefutedHoles::Current& RefutedHoles::start_current(std::deque<Candidate>& from) {
   Current& c = current_.emplace();
-  c.candidate = std::move(candidates_.front());
-  candidates_.pop_front();
+  c.candidate = std::move(from.front());
+  from.pop_front();
   c.full = with_holes(problem_, decompositions_.walk(c.candidate.choices, &c.options));
+  return c;
+}
+
+void RefutedHoles::start_next_candidate() {
+  Current& c = start_current(candidates_);
   if (c.candidate.refuted_in > 0) {
     start_bisection();
     c.upper_cost = c.candidate.refuted_in;
@@ -91,10 +102,7 @@ void RefutedHoles::start_next_candidate() {
 }
 
 void RefutedHoles::start_extending() {
-  Current& c = current_.emplace();
-  c.candidate = std::move(extendable_.front());
-  extendable_.pop_front();
-  c.full = with_holes(problem_, decompositions_.walk(c.candidate.choices, &c.options));
+  Current& c = start_current(extendable_);
   if (c.candidate.prefix_packs) {
     start_frontier();
   } else {
@@ -212,8 +220,7 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
         return std::nullopt;
       }
       Candidate child = deviated(c.candidate, c.deviations[c.next]);
-      const Problem prefix = time_window(with_holes(problem_, decompositions_.walk(child.choices)),
-                                         cuts.front(), cuts[static_cast<std::size_t>(c.upper)]);
+      const Problem prefix = prefix_of(child, c.upper);
       // Twice what refuted the guess's own prefix: a deviation that leaves it refuted is usually
       // refuted as fast.
       const std::uint64_t budget = 2 * std::min(c.upper_cost, kPrefixPlacements) + kProbePlacements;
@@ -264,8 +271,7 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
         return std::nullopt;
       }
       Candidate child = deviated(c.candidate, c.deviations[c.next]);
-      const Problem prefix = time_window(with_holes(problem_, decompositions_.walk(child.choices)),
-                                         cuts.front(), cuts[static_cast<std::size_t>(c.upper)]);
+      const Problem prefix = prefix_of(child, c.upper);
       std::optional<ExactSearchResult> r = search(prefix, kExtendPlacements, false);
       if (!r) return std::nullopt;
       ++c.next;

@@ -119,6 +119,10 @@ class RefutedHoles {
                                           bool offset_sets = true);
   // One step of the candidate under way; a packing when one is found.
   std::optional<RefutedHolesStep> step();
+  // The problem made full by `c`'s holes, cut to the steps before cut `prefix_end`.
+  Problem prefix_of(const Candidate& c, int prefix_end) const;
+  // Takes the first guess of `from` as the one under way, its full problem made.
+  Current& start_current(std::deque<Candidate>& from);
   void start_next_candidate();
   void start_extending();
   void start_bisection();
