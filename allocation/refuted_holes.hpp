@@ -7,10 +7,14 @@
 // each prefix searched within kPrefixPlacements) narrows the deviations worth trying to the cuts
 // before it; of those, the ones whose own prefix [0, T) is no longer refuted within twice the
 // placements that refuted the guess's are kept, and each is searched in turn, breadth first:
-// fewest deviations first, then those whose prefix packs, then those nearest T. A kept guess whose
-// search reaches kGuessPlacements undecided gives no refutation to direct the next: its single
-// deviations at later cuts are probed instead, with kProbePlacements each (a right guess packs in
-// a few thousand: spare-bytes seed 3715 of 450 buffers in 782, 1197 in 745). In effect,
+// fewest deviations first, then those whose prefix packs, then those nearest T. The checks go in
+// two passes: first each within kProbePlacements; the deviations whose prefix packs then are
+// searched next, ahead of that order, and the rest are checked again at their full budget after
+// them (a right deviation's prefix packs in a few thousand placements, a refuted one takes tens of
+// thousands). A kept guess
+// whose search reaches kGuessPlacements undecided gives no refutation to direct the next: its
+// single deviations at later cuts are probed instead, with kProbePlacements each (a right guess
+// packs in a few thousand: spare-bytes seed 3715 of 450 buffers in 782, 1197 in 745). In effect,
 // conflict-directed backjumping over the cuts' options, with prefixes as the conflicts
 // (docs/allocation.md, "Refutation-directed guesses").
 //
@@ -52,9 +56,10 @@ struct RefutedHolesStep {
 
 class RefutedHoles {
  public:
-  // Placements of a guess's search, of a prefix's in the bisection, of a probe; and the most
-  // deviations from the rule's first guess (a probe adds one). Chosen on dev seed 3715 of 450
-  // buffers (docs/allocation.md, "Refutation-directed guesses").
+  // Placements of a guess's search, of a prefix's in the bisection, of a probe (and of a check in
+  // the first pass); and the most deviations from the rule's first guess (a probe adds one).
+  // Chosen on dev seed 3715 of 450 buffers, the first pass's on 1197, 2928 and 4112
+  // (docs/allocation.md, "Refutation-directed guesses").
   static constexpr std::uint64_t kGuessPlacements = 200'000;
   static constexpr std::uint64_t kPrefixPlacements = 200'000;
   static constexpr std::uint64_t kProbePlacements = 5'000;
@@ -82,6 +87,10 @@ class RefutedHoles {
   std::size_t waiting() const { return candidates_.size() + extendable_.size(); }
 
  private:
+  struct Deviation {
+    int cut = 0;
+    int option = 0;
+  };
   struct Candidate {
     std::vector<int> choices;
     int first_cut = 0;  // deviations may be added from this cut on
@@ -91,13 +100,12 @@ class RefutedHoles {
     // (`prefix_packs`) or was left undecided.
     int prefix_end = 0;
     bool prefix_packs = false;
+    // Nonempty: the candidate's second pass of checks, at their full budget, on the prefix
+    // [0, prefix_end) refuted in `refuted_in` placements (its packing children go first).
+    std::vector<Deviation> recheck{};
   };
   // What the candidate under way does next.
   enum class Phase { search, bisect, check, probe, frontier, extend, done };
-  struct Deviation {
-    int cut = 0;
-    int option = 0;
-  };
   struct Current {
     // Declared, so that clang (`make fuzz`) sees it as constructible inside this class.
     Current();
@@ -109,6 +117,8 @@ class RefutedHoles {
     std::uint64_t upper_cost = 0;  // placements that refuted the prefix ending at `upper`
     std::vector<Deviation> deviations;  // to check or to probe, in order
     std::size_t next = 0;
+    bool first_pass = false;                                  // checks within kProbePlacements
+    std::vector<Deviation> recheck;                           // undecided in the first pass
     std::vector<Candidate> packing_prefix, undecided_prefix;  // the deviations kept
   };
   // One search of `problem` within `budget` (and the limits); nullopt when the limits ran out.
@@ -127,6 +137,7 @@ class RefutedHoles {
   void start_extending();
   void start_bisection();
   void start_checks(int prefix_end);
+  void end_first_pass();
   void start_probes();
   void start_frontier();
   void start_extensions();

@@ -85,6 +85,19 @@ TEST_CASE("refutation-directed guesses: two deviations, each before where its gu
   CHECK(guess_search(p, HoleRule::split_first, first_only).outcome == SearchOutcome::infeasible);
 }
 
+// Spare-bytes problem 100, seed 200: whole-first's first guess is refuted, and the deviation at
+// cut 48 packs. Its prefix packs within the first pass of checks (kProbePlacements each), so it is
+// searched before the other deviations are checked at their full budget: 5,758 placements in all,
+// where checking every deviation at its full budget first took 14,546.
+TEST_CASE("refutation-directed guesses: a deviation whose prefix packs at once is searched first") {
+  const Problem p = spare_bytes_problem(100, 200);
+  const RefutedHolesStep step = run_at_once(p, HoleRule::whole_first);
+  REQUIRE(step.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(p, step.offsets).empty());
+  CHECK(deviations(step.choices) == std::vector<int>{48});
+  CHECK(step.placements == 5'758);
+}
+
 TEST_CASE("refutation-directed guesses: the same whatever the allowance of each call") {
   const Problem p = spare_bytes_problem(kOneDeviationBuffers, kOneDeviationSeed);
   const RefutedHolesStep at_once = run_at_once(p, HoleRule::whole_first);
