@@ -136,23 +136,27 @@ void RefutedHoles::start_checks(int prefix_end) {
   c.first_pass = true;
 }
 
-void RefutedHoles::end_first_pass() {
+void RefutedHoles::end_checks() {
   Current& c = *current_;
-  // The deviations undecided within kProbePlacements are checked again, at their full budget,
-  // after the children whose prefix packed within it are searched: a right deviation's prefix packs
-  // in a few thousand placements, while a refuted one takes tens of thousands (spare-bytes seed
-  // 2928 of 450 buffers: 1,020-4,518 against 87,175-391,384).
-  if (!c.recheck.empty()) {
-    Candidate rest = c.candidate;
-    rest.prefix_end = c.upper;
-    rest.refuted_in = c.upper_cost;
-    rest.recheck = std::move(c.recheck);
-    candidates_.push_front(std::move(rest));
+  // After the first pass, the deviations undecided within kProbePlacements are checked again, at
+  // their full budget, after the children whose prefix packed within it are searched: a right
+  // deviation's prefix packs in a few thousand placements, while a refuted one takes tens of
+  // thousands (spare-bytes seed 2928 of 450 buffers: 1,020-4,518 against 87,175-391,384).
+  if (c.first_pass) {
+    if (!c.recheck.empty()) {
+      Candidate rest = c.candidate;
+      rest.prefix_end = c.upper;
+      rest.refuted_in = c.upper_cost;
+      rest.recheck = std::move(c.recheck);
+      candidates_.push_front(std::move(rest));
+    }
+    for (auto child = c.packing_prefix.rbegin(); child != c.packing_prefix.rend(); ++child)
+      candidates_.push_front(std::move(*child));
+    c.packing_prefix.clear();
   }
-  for (auto child = c.packing_prefix.rbegin(); child != c.packing_prefix.rend(); ++child)
-    candidates_.push_front(std::move(*child));
-  for (Candidate& k : c.undecided_prefix)
-    candidates_.push_back(std::move(k));
+  for (std::vector<Candidate>* kept : {&c.packing_prefix, &c.undecided_prefix})
+    for (Candidate& k : *kept)
+      candidates_.push_back(std::move(k));
   c.phase = Phase::done;
 }
 
@@ -240,14 +244,7 @@ std::optional<RefutedHolesStep> RefutedHoles::step() {
     }
     case Phase::check: {
       if (c.next == c.deviations.size()) {
-        if (c.first_pass) {
-          end_first_pass();
-          return std::nullopt;
-        }
-        for (std::vector<Candidate>* kept : {&c.packing_prefix, &c.undecided_prefix})
-          for (Candidate& k : *kept)
-            candidates_.push_back(std::move(k));
-        c.phase = Phase::done;
+        end_checks();
         return std::nullopt;
       }
       Candidate child = deviated(c.candidate, c.deviations[c.next]);

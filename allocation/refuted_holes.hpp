@@ -11,12 +11,11 @@
 // two passes: first each within kProbePlacements; the deviations whose prefix packs then are
 // searched next, ahead of that order, and the rest are checked again at their full budget after
 // them (a right deviation's prefix packs in a few thousand placements, a refuted one takes tens of
-// thousands). A kept guess
-// whose search reaches kGuessPlacements undecided gives no refutation to direct the next: its
-// single deviations at later cuts are probed instead, with kProbePlacements each (a right guess
-// packs in a few thousand: spare-bytes seed 3715 of 450 buffers in 782, 1197 in 745). In effect,
-// conflict-directed backjumping over the cuts' options, with prefixes as the conflicts
-// (docs/allocation.md, "Refutation-directed guesses").
+// thousands). A kept guess whose search reaches kGuessPlacements undecided gives no refutation to
+// direct the next: its single deviations at later cuts are probed instead, with kProbePlacements
+// each (a right guess packs in a few thousand: spare-bytes seed 3715 of 450 buffers in 782, 1197
+// in 745). In effect, conflict-directed backjumping over the cuts' options, with prefixes as the
+// conflicts (docs/allocation.md, "Refutation-directed guesses").
 //
 // Once no guess waits, each of those left undecided is *extended*: a prefix that packs fast is
 // the signal where the full problem is undecided. Its prefix is the one its last deviation was
@@ -137,7 +136,8 @@ class RefutedHoles {
   void start_extending();
   void start_bisection();
   void start_checks(int prefix_end);
-  void end_first_pass();
+  // Queues the deviations kept by the checks (and, after the first pass, the second).
+  void end_checks();
   void start_probes();
   void start_frontier();
   void start_extensions();
