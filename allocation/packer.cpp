@@ -88,10 +88,19 @@ constexpr std::uint64_t kRepairedGuidedRound = 2;
 // dev problems that cost +1.6 % placements in all, as most are packed earlier in a round
 // (docs/allocation.md, "Refutation-directed guesses").
 constexpr std::uint64_t kRefutedShare = 2;
+// From the end of this round, a rule whose first guess is still undecided (its kept search has
+// not refuted it) gets refutation-directed guesses too, started from the guess's frontier
+// (refuted_holes.hpp); its refutation, if it comes, directs them from then on. Until then they
+// spend at most kUndecidedPlacements, taken first from the share, the refuted runs splitting the
+// rest: on the dev problems they packed, they did so within 3.7 million placements, while a
+// refuted run may need 17 million of its round-2 share (4112 whole-first).
+constexpr std::uint64_t kUndecidedRound = 2;
+constexpr std::uint64_t kUndecidedPlacements = 20 * RefutedHoles::kGuessPlacements;
 struct RefutedRun {
   HoleRule rule = HoleRule::whole_first;
   std::unique_ptr<RefutedHoles> guesses;
   std::uint64_t spent = 0;  // placements, over the rounds
+  bool undecided = false;   // started before its rule's first guess was refuted
 };
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
@@ -330,10 +339,22 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         return *r;
       g.first_placements += spent - before;
       // Its refutation directs the guesses of the rule's (when it is the rule's own first).
-      if (g.refuted && g.first_index == 1)
-        refuted_runs.push_back(
-            {g.rule, std::make_unique<RefutedHoles>(problem, g.rule, g.first_placements, offsets)});
+      if (g.refuted && g.first_index == 1) {
+        auto run = std::find_if(refuted_runs.begin(), refuted_runs.end(),
+                                [&](const RefutedRun& r) { return r.rule == g.rule; });
+        if (run != refuted_runs.end()) {
+          run->guesses->first_refuted(g.first_placements);
+          run->undecided = false;
+        } else
+          refuted_runs.push_back({g.rule, std::make_unique<RefutedHoles>(
+                                              problem, g.rule, g.first_placements, offsets)});
+      }
     }
+    if (round == kUndecidedRound)
+      for (const RuleGuesses& g : guessers)
+        if (g.first && g.first_index == 1 && !g.refuted)
+          refuted_runs.push_back(
+              {g.rule, std::make_unique<RefutedHoles>(problem, g.rule, 0, offsets), 0, true});
     // Guided guesses, made in round `made_in` and run again every round after it (their
     // windows' searches count as placements).
     const auto run_guided = [&](std::vector<GuidedRun>& runs) -> std::optional<ExactSearchResult> {
@@ -422,31 +443,16 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     if (auto r = run_guided(repaired_guided)) return *r;
     if (auto r = run_guided(wide_guided)) return *r;
     if (auto r = run_guided(widened_guided)) return *r;
-    // Then the refutation-directed guesses. Their share of the placements is split equally
-    // between the rules' runs counted from their start, so a run made in a later round catches
-    // up: on spare-bytes seed 2928 of 450 buffers, whole-first's first guess is refuted in round
-    // 2 and split-first's in round 4, which then got a few hundred thousand placements a round.
-    const std::uint64_t share = (spent - refuted_spent) / kRefutedShare;
-    std::uint64_t open_share = share;  // less what the exhausted runs spent
-    std::uint64_t active = 0;
-    for (const RefutedRun& run : refuted_runs) {
-      if (run.guesses->exhausted())
-        open_share -= std::min(open_share, run.spent);
-      else
-        ++active;
-    }
-    if (active == 0) continue;
-    const std::uint64_t each = open_share / active;
-    for (RefutedRun& run : refuted_runs) {
-      if (run.guesses->exhausted() || run.spent >= each) continue;
+    // A refutation-directed run given `allowance` placements, if it decides.
+    const auto run_refuted = [&](RefutedRun& run,
+                                 std::uint64_t allowance) -> std::optional<ExactSearchResult> {
       const std::string name = "refutation-directed " + name_of(run.rule);
       RefutedHolesStep step = run.guesses->run(
-          each - run.spent, run_limits(limits.placements > 0 ? limits.placements - spent : 0),
+          allowance, run_limits(limits.placements > 0 ? limits.placements - spent : 0),
           report_run(Stage::refuted, name));
       spent += step.placements;
       refuted_spent += step.placements;
       run.spent += step.placements;
-      const std::string which = name + ", round " + std::to_string(round) + ")";
       if (step.outcome == SearchOutcome::packed) {
         const auto deviations = std::count_if(step.choices.begin(), step.choices.end(),
                                               [](int option) { return option != 0; });
@@ -456,9 +462,38 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
         return ExactSearchResult{SearchOutcome::packed, std::move(step.offsets), spent, 0};
       }
       if (run_limits(1).seconds <= 0 || placements_spent()) {
-        method = "phantom holes (" + which;
+        method = "phantom holes (" + name + ", round " + std::to_string(round) + ")";
         return ExactSearchResult{SearchOutcome::limit, {}, spent, 0};
       }
+      return std::nullopt;
+    };
+    // Then the refutation-directed guesses. Their share of the placements is split equally
+    // between the rules' runs counted from their start, so a run made in a later round catches
+    // up: on spare-bytes seed 2928 of 450 buffers, whole-first's first guess is refuted in round
+    // 2 and split-first's in round 4, which then got a few hundred thousand placements a round.
+    // The undecided runs go first, each within its equal part and kUndecidedPlacements, on top of
+    // the share: what they spend is not the refuted runs'.
+    const std::uint64_t share = (spent - refuted_spent) / kRefutedShare;
+    for (RefutedRun& run : refuted_runs) {
+      if (!run.undecided || run.guesses->exhausted()) continue;
+      const std::uint64_t allowed = std::min(share / refuted_runs.size(), kUndecidedPlacements);
+      if (run.spent >= allowed) continue;
+      if (auto r = run_refuted(run, allowed - run.spent)) return *r;
+    }
+    std::uint64_t open_share = share;  // less what the exhausted runs spent
+    std::uint64_t active = 0;
+    for (const RefutedRun& run : refuted_runs) {
+      if (run.undecided) continue;
+      if (run.guesses->exhausted())
+        open_share -= std::min(open_share, run.spent);
+      else
+        ++active;
+    }
+    if (active == 0) continue;
+    const std::uint64_t each = open_share / active;
+    for (RefutedRun& run : refuted_runs) {
+      if (run.undecided || run.guesses->exhausted() || run.spent >= each) continue;
+      if (auto r = run_refuted(run, each - run.spent)) return *r;
     }
   }
 }

@@ -22,8 +22,21 @@ RefutedHoles::RefutedHoles(const Problem& problem, HoleRule rule, std::uint64_t 
     return;
   }
   cuts_ = static_cast<int>(decompositions_.cuts().size()) - 1;
-  candidates_.push_back({std::vector<int>(static_cast<std::size_t>(cuts_), 0), 0, 0,
-                         std::max<std::uint64_t>(refuted_in, 1)});
+  if (refuted_in > 0) {
+    first_refuted(refuted_in);
+  } else {
+    // Extended from its frontier, as a guess whose (empty) prefix packed.
+    Candidate root{std::vector<int>(static_cast<std::size_t>(cuts_), 0)};
+    root.prefix_packs = true;
+    extendable_.push_back(std::move(root));
+  }
+}
+
+void RefutedHoles::first_refuted(std::uint64_t placements) {
+  if (!decompositions_.applicable()) return;
+  candidates_.push_front({std::vector<int>(static_cast<std::size_t>(cuts_), 0), 0, 0,
+                          std::max<std::uint64_t>(placements, 1)});
+  exhausted_ = false;  // the guesses from its frontier may all have been tried
 }
 
 RefutedHolesStep RefutedHoles::run(std::uint64_t allowance, const SearchLimits& limits,

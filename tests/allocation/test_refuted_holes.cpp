@@ -98,6 +98,47 @@ TEST_CASE("refutation-directed guesses: a deviation whose prefix packs at once i
   CHECK(step.placements == 5'758);
 }
 
+// Not yet known to be refuted (`refuted_in` 0), the first guess is extended from its frontier:
+// the earliest prefix that does not pack within kExtendPlacements is the one the single
+// deviations are checked on. On 60 seed 130 that finds the deviation the refutation finds.
+TEST_CASE("refutation-directed guesses: a first guess not known refuted starts at its frontier") {
+  const Problem p = spare_bytes_problem(kOneDeviationBuffers, kOneDeviationSeed);
+  OffsetSetMemo offsets;
+  RefutedHoles guesses(p, HoleRule::whole_first, 0, offsets);
+  const RefutedHolesStep step = guesses.run(kAllowance, {3600, 0});
+  REQUIRE(step.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(p, step.offsets).empty());
+  CHECK(deviations(step.choices) == std::vector<int>{24});
+}
+
+// Told of the refutation before any step, the guesses are those of a start from it: the same
+// packing in the same placements. Told after the frontier's extensions began, they go on to pack.
+TEST_CASE("refutation-directed guesses: a refutation given later directs them next") {
+  const Problem p = spare_bytes_problem(kTwoDeviationsBuffers, kTwoDeviationsSeed);
+  const RefutedHolesStep at_once = run_at_once(p, HoleRule::split_first);
+  REQUIRE(at_once.outcome == SearchOutcome::packed);
+  const std::uint64_t refuted_in = first_guess_refuted_in(p, HoleRule::split_first);
+  {
+    OffsetSetMemo offsets;
+    RefutedHoles told_first(p, HoleRule::split_first, 0, offsets);
+    told_first.first_refuted(refuted_in);
+    const RefutedHolesStep step = told_first.run(kAllowance, {3600, 0});
+    REQUIRE(step.outcome == SearchOutcome::packed);
+    CHECK(step.choices == at_once.choices);
+    CHECK(step.placements == at_once.placements);
+  }
+  OffsetSetMemo offsets;
+  RefutedHoles told_later(p, HoleRule::split_first, 0, offsets);
+  const RefutedHolesStep begun = told_later.run(1, {3600, 0});
+  REQUIRE(begun.outcome == SearchOutcome::limit);
+  CHECK(begun.placements > 0);
+  told_later.first_refuted(refuted_in);
+  CHECK_FALSE(told_later.exhausted());
+  const RefutedHolesStep step = told_later.run(kAllowance, {3600, 0});
+  REQUIRE(step.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(p, step.offsets).empty());
+}
+
 TEST_CASE("refutation-directed guesses: the same whatever the allowance of each call") {
   const Problem p = spare_bytes_problem(kOneDeviationBuffers, kOneDeviationSeed);
   const RefutedHolesStep at_once = run_at_once(p, HoleRule::whole_first);
@@ -157,11 +198,30 @@ TEST_CASE("refutation-directed guesses: extensions where a kept guess is left un
   CHECK(deviations(step.choices) == std::vector<int>{1, 33, 168});
 }
 
+// Spare-bytes problem 450, seed 3774 (a held-out miss until 2026-12-06): whole-first's first guess
+// is refuted only after 11.1 million placements, but its prefixes up to cut 147 pack within a few
+// thousand and cut 148's does not within 20,000: from that frontier, the deviation at cut 86
+// packs, in 2,120,840 placements in all. About 2 s in the optimised build; left out under the
+// sanitizers, where the 60-buffer case above covers the same code.
+TEST_CASE("refutation-directed guesses: an undecided first guess's frontier finds the packing") {
+  if (testing::kSanitized) return;
+  const Problem p = spare_bytes_problem(450, 3774);
+  OffsetSetMemo offsets;
+  RefutedHoles guesses(p, HoleRule::whole_first, 0, offsets);
+  const RefutedHolesStep step = guesses.run(kAllowance, {3600, 0});
+  REQUIRE(step.outcome == SearchOutcome::packed);
+  CHECK(packing_faults(p, step.offsets).empty());
+  CHECK(deviations(step.choices) == std::vector<int>{86});
+  CHECK(step.placements == 2'120'840);
+}
+
 TEST_CASE("refutation-directed guesses: none on a problem without spare bytes") {
   const Problem full = generate_zero_slack(40, 1048576, 3).problem;
   OffsetSetMemo offsets;
   RefutedHoles guesses(full, HoleRule::whole_first, 1, offsets);
   CHECK(guesses.exhausted());
+  RefutedHoles undecided(full, HoleRule::whole_first, 0, offsets);
+  CHECK(undecided.exhausted());
   const RefutedHolesStep step = guesses.run(kAllowance, {3600, 0});
   CHECK(step.outcome == SearchOutcome::limit);
   CHECK(step.placements == 0);
