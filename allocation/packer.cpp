@@ -90,10 +90,11 @@ constexpr std::uint64_t kRepairedGuidedRound = 2;
 constexpr std::uint64_t kRefutedShare = 2;
 // From the end of this round, a rule whose first guess is still undecided (its kept search has
 // not refuted it) gets refutation-directed guesses too, started from the guess's frontier
-// (refuted_holes.hpp); its refutation, if it comes, directs them from then on. Until then they
-// spend at most kUndecidedPlacements, taken first from the share, the refuted runs splitting the
-// rest: on the dev problems they packed, they did so within 3.7 million placements, while a
-// refuted run may need 17 million of its round-2 share (4112 whole-first).
+// (refuted_holes.hpp); its refutation, if it comes, directs them from then on. Until then each
+// spends at most kUndecidedPlacements, in equal parts of the share but on top of it: on the dev
+// problems they packed, they did so within 3.7 million placements, while taken from the refuted
+// runs they lost 4112, whose whole-first run needs 17.5 million of a round-2 share of 17.6
+// (docs/allocation.md, "Undecided first guesses").
 constexpr std::uint64_t kUndecidedRound = 2;
 constexpr std::uint64_t kUndecidedPlacements = 20 * RefutedHoles::kGuessPlacements;
 struct RefutedRun {
