@@ -64,6 +64,14 @@ RefutedHolesStep run_at_once(const Problem& problem, HoleRule rule) {
   return guesses.run(kAllowance, {3600, 0});
 }
 
+// The guesses of `rule` on `problem` from its first guess not known to be refuted (from its
+// frontier), given all they need in one call.
+RefutedHolesStep run_from_frontier(const Problem& problem, HoleRule rule) {
+  OffsetSetMemo offsets;
+  RefutedHoles guesses(problem, rule, 0, offsets);
+  return guesses.run(kAllowance, {3600, 0});
+}
+
 TEST_CASE("refutation-directed guesses: one deviation from a refuted first guess packs") {
   const Problem p = spare_bytes_problem(kOneDeviationBuffers, kOneDeviationSeed);
   const RefutedHolesStep step = run_at_once(p, HoleRule::whole_first);
@@ -103,9 +111,7 @@ TEST_CASE("refutation-directed guesses: a deviation whose prefix packs at once i
 // deviations are checked on. On 60 seed 130 that finds the deviation the refutation finds.
 TEST_CASE("refutation-directed guesses: a first guess not known refuted starts at its frontier") {
   const Problem p = spare_bytes_problem(kOneDeviationBuffers, kOneDeviationSeed);
-  OffsetSetMemo offsets;
-  RefutedHoles guesses(p, HoleRule::whole_first, 0, offsets);
-  const RefutedHolesStep step = guesses.run(kAllowance, {3600, 0});
+  const RefutedHolesStep step = run_from_frontier(p, HoleRule::whole_first);
   REQUIRE(step.outcome == SearchOutcome::packed);
   CHECK(packing_faults(p, step.offsets).empty());
   CHECK(deviations(step.choices) == std::vector<int>{24});
@@ -206,9 +212,7 @@ TEST_CASE("refutation-directed guesses: extensions where a kept guess is left un
 TEST_CASE("refutation-directed guesses: an undecided first guess's frontier finds the packing") {
   if (testing::kSanitized) return;
   const Problem p = spare_bytes_problem(450, 3774);
-  OffsetSetMemo offsets;
-  RefutedHoles guesses(p, HoleRule::whole_first, 0, offsets);
-  const RefutedHolesStep step = guesses.run(kAllowance, {3600, 0});
+  const RefutedHolesStep step = run_from_frontier(p, HoleRule::whole_first);
   REQUIRE(step.outcome == SearchOutcome::packed);
   CHECK(packing_faults(p, step.offsets).empty());
   CHECK(deviations(step.choices) == std::vector<int>{86});
