@@ -101,7 +101,6 @@ struct RefutedRun {
   HoleRule rule = HoleRule::whole_first;
   std::unique_ptr<RefutedHoles> guesses;
   std::uint64_t spent = 0;  // placements, over the rounds
-  bool undecided = false;   // started before its rule's first guess was refuted
 };
 // A rule's guided guess (or a probed neighbour), made once and then run every round like a first
 // guess (unless another guess had the same holes, or until it is refuted).
@@ -343,10 +342,9 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       if (g.refuted && g.first_index == 1) {
         auto run = std::find_if(refuted_runs.begin(), refuted_runs.end(),
                                 [&](const RefutedRun& r) { return r.rule == g.rule; });
-        if (run != refuted_runs.end()) {
+        if (run != refuted_runs.end())
           run->guesses->first_refuted(g.first_placements);
-          run->undecided = false;
-        } else
+        else
           refuted_runs.push_back({g.rule, std::make_unique<RefutedHoles>(
                                               problem, g.rule, g.first_placements, offsets)});
       }
@@ -355,7 +353,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
       for (const RuleGuesses& g : guessers)
         if (g.first && g.first_index == 1 && !g.refuted)
           refuted_runs.push_back(
-              {g.rule, std::make_unique<RefutedHoles>(problem, g.rule, 0, offsets), 0, true});
+              {g.rule, std::make_unique<RefutedHoles>(problem, g.rule, 0, offsets)});
     // Guided guesses, made in round `made_in` and run again every round after it (their
     // windows' searches count as placements).
     const auto run_guided = [&](std::vector<GuidedRun>& runs) -> std::optional<ExactSearchResult> {
@@ -476,7 +474,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     // the share: what they spend is not the refuted runs'.
     const std::uint64_t share = (spent - refuted_spent) / kRefutedShare;
     for (RefutedRun& run : refuted_runs) {
-      if (!run.undecided || run.guesses->exhausted()) continue;
+      if (!run.guesses->undecided() || run.guesses->exhausted()) continue;
       const std::uint64_t allowed = std::min(share / refuted_runs.size(), kUndecidedPlacements);
       if (run.spent >= allowed) continue;
       if (auto r = run_refuted(run, allowed - run.spent)) return *r;
@@ -484,7 +482,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     std::uint64_t open_share = share;  // less what the exhausted runs spent
     std::uint64_t active = 0;
     for (const RefutedRun& run : refuted_runs) {
-      if (run.undecided) continue;
+      if (run.guesses->undecided()) continue;
       if (run.guesses->exhausted())
         open_share -= std::min(open_share, run.spent);
       else
@@ -493,7 +491,7 @@ ExactSearchResult portfolio_search(const Problem& problem, const SearchLimits& l
     if (active == 0) continue;
     const std::uint64_t each = open_share / active;
     for (RefutedRun& run : refuted_runs) {
-      if (run.undecided || run.guesses->exhausted() || run.spent >= each) continue;
+      if (run.guesses->undecided() || run.guesses->exhausted() || run.spent >= each) continue;
       if (auto r = run_refuted(run, each - run.spent)) return *r;
     }
   }

@@ -26,6 +26,7 @@ RefutedHoles::RefutedHoles(const Problem& problem, HoleRule rule, std::uint64_t 
     first_refuted(refuted_in);
   } else {
     // Extended from its frontier, as a guess whose (empty) prefix packed.
+    undecided_ = true;
     Candidate root{std::vector<int>(static_cast<std::size_t>(cuts_), 0)};
     root.prefix_packs = true;
     extendable_.push_back(std::move(root));
@@ -33,6 +34,7 @@ RefutedHoles::RefutedHoles(const Problem& problem, HoleRule rule, std::uint64_t 
 }
 
 void RefutedHoles::first_refuted(std::uint64_t placements) {
+  undecided_ = false;
   if (!decompositions_.applicable()) return;
   candidates_.push_front({std::vector<int>(static_cast<std::size_t>(cuts_), 0), 0, 0,
                           std::max<std::uint64_t>(placements, 1)});

@@ -88,6 +88,8 @@ class RefutedHoles {
   // The caller's search refuted the rule's first guess in `placements` (this was made with
   // `refuted_in` 0): its refutation directs the guesses next, once the guess under way is done.
   void first_refuted(std::uint64_t placements);
+  // Made with `refuted_in` 0, and not told of the refutation since.
+  bool undecided() const { return undecided_; }
   // Every guess within kMostDeviations tried.
   bool exhausted() const { return exhausted_; }
   // Guesses searched (probes not counted) and those waiting, for a progress display.
@@ -160,6 +162,7 @@ class RefutedHoles {
   std::deque<Candidate> extendable_;  // left undecided, to extend once candidates_ is empty
   std::optional<Current> current_;
   bool exhausted_ = false;
+  bool undecided_ = false;
   std::uint64_t searched_ = 0;
   // This call's.
   SearchLimits limits_;
